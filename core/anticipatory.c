@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * anticipatory.c - the anticipatory policy, behaving as Linux 2.6.20-32's
+ * AS did: deadline FIFOs checked once per expire interval, sync and async
+ * batches with a self-tuning write batch, a one-way elevator allowing
+ * short backward seeks, and a short wait after a sync request when the
+ * issuing process is likely to send a nearby request soon.
+ *
+ * Written for antic from the documented behaviour; no code was taken
+ * from the original.
+ */
+#include "anticipatory.h"
+
+void as_default_tunables(struct as_tunables *t, bool rotational)
+{
+	/* a seek-free device gains nothing from waiting */
+	t->antic_expire = rotational ? 6 * ANTIC_NSEC_PER_MSEC : 0;
+	t->read_expire = 125 * ANTIC_NSEC_PER_MSEC;
+	t->write_expire = 250 * ANTIC_NSEC_PER_MSEC;
+	t->read_batch_expire = 500 * ANTIC_NSEC_PER_MSEC;
+	t->write_batch_expire = 125 * ANTIC_NSEC_PER_MSEC;
+}
+
+static u32 initial_write_batch(const struct as_tunables *t)
+{
+	/* one write per 10 ms of batch budget, as a starting guess */
+	u64 n = antic_div64(t->write_batch_expire, 10 * ANTIC_NSEC_PER_MSEC);
+
+	return n < 2 ? 2 : (u32)antic_min64(n, 1U << 16);
+}
+
+void as_init(struct as_sched *as, const struct as_tunables *t)
+{
+	int d;
+
+	*as = (struct as_sched){ 0 };
+	as->tun = *t;
+	for (d = 0; d < ANTIC_NR_DIRS; d++)
+		antic_queue_init(&as->q[d]);
+	as->batch_dir = ANTIC_SYNC;
+	as->write_batch_count = initial_write_batch(t);
+}
+
+void as_set_tunables(struct as_sched *as, const struct as_tunables *t)
+{
+	as->tun = *t;
+}
+
+u32 as_queued(const struct as_sched *as)
+{
+	return as->q[ANTIC_SYNC].count + as->q[ANTIC_ASYNC].count;
+}
+
+/* One 7/8-decayed fixed-point sample: the statistic every mean here uses. */
+static void decay_sample(u32 *samples, u64 *total, u64 *mean, u64 x)
+{
+	*samples = (7 * *samples + 256) / 8;
+	*total = (7 * *total + 256 * x) / 8;
+	*mean = antic_div64(*total + 128, *samples);
+}
+
+static u32 decay_prob(u32 p, bool hit)
+{
+	return (7 * p + (hit ? 256 : 0)) / 8;
+}
+
+static void update_history(struct as_sched *as, struct antic_proc *p,
+			   const struct antic_rq *rq, u64 now)
+{
+	/* think time only means something when the process was waiting on us */
+	if (p->have_completion && !p->nr_queued && !p->nr_in_flight) {
+		u64 think = antic_min64(now - p->last_completion,
+					AS_MAX_THINKTIME);
+
+		if (!p->ttime_samples) {
+			as->new_ttime_total =
+				(7 * as->new_ttime_total + 256 * think) / 8;
+			as->new_ttime_mean = as->new_ttime_total / 256;
+		}
+		decay_sample(&p->ttime_samples, &p->ttime_total,
+			     &p->ttime_mean, think);
+	}
+	if (p->have_pos) {
+		u64 dist = antic_absdiff(rq->sector, p->last_pos);
+		/* one wild seek must not swamp a long history */
+		u64 limit = 4 * p->seek_mean +
+			    (p->seek_samples <= 60 ? 2048ULL * 1024 :
+						     128ULL * 1024);
+
+		dist = antic_min64(dist, limit);
+		if (!p->seek_samples) {
+			as->new_seek_total =
+				(7 * as->new_seek_total + 256 * dist) / 8;
+			as->new_seek_mean = as->new_seek_total / 256;
+		}
+		decay_sample(&p->seek_samples, &p->seek_total, &p->seek_mean,
+			     dist);
+	}
+	p->last_pos = antic_rq_end(rq);
+	p->have_pos = true;
+}
+
+static bool waiting(const struct as_sched *as)
+{
+	return as->antic_state == AS_ANTIC_WAIT_REQ ||
+	       as->antic_state == AS_ANTIC_WAIT_NEXT;
+}
+
+static u64 wait_deadline(const struct as_sched *as)
+{
+	return as->antic_start + as->tun.antic_expire;
+}
+
+/* Is @rq close to where P left the head, given how long we have waited? */
+static bool close_to_head(const struct as_sched *as,
+			  const struct antic_proc *p,
+			  const struct antic_rq *rq, u64 now)
+{
+	u64 dist = antic_absdiff(rq->sector, as->last_end[ANTIC_SYNC]);
+	u64 radius = AS_CLOSE_START;
+	u64 seek_mean;
+
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now > as->antic_start) {
+		u64 ms = antic_div64(now - as->antic_start,
+				     ANTIC_NSEC_PER_MSEC);
+
+		if (ms >= AS_MAX_THINKTIME / ANTIC_NSEC_PER_MSEC)
+			return true;
+		radius <<= ms;
+	}
+	if (dist <= radius)
+		return true;
+	/* a request nearer than P's own next one usually is, is as good */
+	seek_mean = p->seek_samples ? p->seek_mean : as->new_seek_mean;
+	return dist <= seek_mean;
+}
+
+/*
+ * The reason the wait on P should end, or not (-1). @rq is a request that
+ * might be served instead, or NULL. Pure apart from cooperation counting.
+ */
+static int break_reason(struct as_sched *as, const struct antic_rq *rq,
+			u64 now)
+{
+	struct antic_proc *p = as->antic_proc;
+	u32 others;
+
+	if (!p)
+		return AS_END_THINK;
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
+		return AS_END_TIMEOUT;
+	if (rq && rq->proc == p)
+		return AS_END_OWN;
+	others = p->nr_queued + p->nr_in_flight;
+	if (!as->antic_rq_done && others)
+		others--;	/* the request being waited on */
+	if (others)
+		return AS_END_BUSY;
+	if (rq && rq->sync && close_to_head(as, p, rq, now))
+		return AS_END_CLOSE;
+	if (p->exited)
+		return as->exit_no_coop > 128 ? AS_END_EXIT : -1;
+	if (!p->ttime_samples) {
+		if (as->new_ttime_mean > as->tun.antic_expire)
+			return AS_END_THINK;
+		if (as->exit_prob * as->exit_no_coop > 128 * 256)
+			return AS_END_THINK;
+	} else if (p->ttime_mean > as->tun.antic_expire) {
+		return AS_END_THINK;
+	}
+	return -1;
+}
+
+static void end_wait(struct as_sched *as, int reason)
+{
+	const struct antic_proc *p = as->antic_proc;
+
+	as->cnt.antic_end[reason]++;
+	as->antic_state = AS_ANTIC_FINISHED;
+	if (!p)
+		return;
+	/* a silent new process probably went away, as an exited one did */
+	as->exit_prob = decay_prob(as->exit_prob,
+				   p->exited || (reason == AS_END_TIMEOUT &&
+						 !p->ttime_samples));
+	/* an early EXIT gathered no evidence about cooperators either way */
+	if (p->exited && reason != AS_END_EXIT)
+		as->exit_no_coop = decay_prob(as->exit_no_coop,
+					      reason != AS_END_CLOSE);
+}
+
+static void wait_next(struct as_sched *as, u64 now)
+{
+	as->antic_state = AS_ANTIC_WAIT_NEXT;
+	as->antic_start = now;
+}
+
+void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
+{
+	int dir = rq->sync ? ANTIC_SYNC : ANTIC_ASYNC;
+
+	rq->seq = as->seq++;
+	rq->add_time = now;
+	rq->fifo_time = now + (dir == ANTIC_SYNC ? as->tun.read_expire :
+						   as->tun.write_expire);
+	rq->queue = (u8)dir;
+	rq->state = ANTIC_RQ_QUEUED;
+	if (rq->proc) {
+		if (rq->sync)
+			update_history(as, rq->proc, rq, now);
+		rq->proc->nr_queued++;
+	}
+	antic_queue_add(&as->q[dir], rq);
+	if (waiting(as)) {
+		int reason = break_reason(as, rq, now);
+
+		if (reason >= 0)
+			end_wait(as, reason);
+	}
+}
+
+void as_timer(struct as_sched *as, u64 now)
+{
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
+		end_wait(as, AS_END_TIMEOUT);
+}
+
+static bool fifo_expired(struct as_sched *as, int dir, u64 now)
+{
+	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
+					 as->tun.write_expire;
+	const struct antic_rq *head = as->q[dir].fifo_head;
+
+	/* looking at the FIFO on every dispatch would defeat the elevator */
+	if (now < as->last_check_fifo[dir] + expire)
+		return false;
+	as->last_check_fifo[dir] = now;
+	if (head && now > head->fifo_time) {
+		as->cnt.fifo_expired[dir]++;
+		return true;
+	}
+	return false;
+}
+
+static bool batch_expired(const struct as_sched *as, u64 now)
+{
+	if (as->changed_batch || as->new_batch)
+		return false;
+	if (as->batch_dir == ANTIC_SYNC)
+		return now > as->batch_expires;
+	return now > as->batch_expires || !as->current_write_count;
+}
+
+/* The elevator: nearest ahead, or a short way back at double cost. */
+static struct antic_rq *elevator_next(const struct as_sched *as, int dir)
+{
+	const struct antic_queue *q = &as->q[dir];
+	u64 pos = as->last_end[dir];
+	struct antic_rq *ahead, *back;
+
+	if (antic_queue_empty(q))
+		return NULL;
+	ahead = antic_queue_ceil(q, pos);
+	back = antic_queue_below(q, pos);
+	if (back && pos - back->sector > AS_MAXBACK)
+		back = NULL;	/* too far: it waits for the wrap */
+	if (ahead && back)
+		return (pos - back->sector) * AS_BACK_PENALTY <
+			       ahead->sector - pos ? back : ahead;
+	if (ahead)
+		return ahead;
+	if (back)
+		return back;
+	return antic_queue_first(q);	/* everything is behind: wrap */
+}
+
+/*
+ * Should the scheduler keep the disk idle rather than serve @rq (which may
+ * be NULL)? Ends a running wait when there is no longer a reason for it.
+ */
+static bool should_anticipate(struct as_sched *as, const struct antic_rq *rq,
+			      u64 now)
+{
+	int reason;
+
+	if (!as->tun.antic_expire || !as->antic_proc ||
+	    as->antic_state == AS_ANTIC_FINISHED)
+		return false;
+	reason = break_reason(as, rq, now);
+	if (reason < 0)
+		return true;
+	if (waiting(as))
+		end_wait(as, reason);
+	return false;
+}
+
+static enum antic_verdict anticipate(struct as_sched *as, u64 now, u64 *wake)
+{
+	if (as->antic_state == AS_ANTIC_OFF) {
+		as->cnt.antic_started++;
+		if (as->antic_rq_done)
+			wait_next(as, now);
+		else
+			as->antic_state = AS_ANTIC_WAIT_REQ;
+	}
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT) {
+		*wake = wait_deadline(as);
+		return ANTIC_IDLE_UNTIL;
+	}
+	return ANTIC_IDLE;
+}
+
+/* Shrink the write batch when it overran its time, grow it when it ended early. */
+static void tune_write_batch(struct as_sched *as, u64 now)
+{
+	u64 budget = as->tun.write_batch_expire;
+	u64 took = now - as->write_batch_start;
+	u32 n = as->write_batch_count;
+
+	if (took > budget && !as->write_batch_idled) {
+		n = took > 3 * budget ? n / 2 : n - 1;
+	} else if (took < budget && !as->current_write_count) {
+		if (budget > 3 * took)
+			n = n < (1U << 15) ? n * 2 : n;
+		else
+			n = n < (1U << 16) ? n + 1 : n;
+	}
+	as->write_batch_count = n < 1 ? 1 : n;
+}
+
+static void start_batch(struct as_sched *as, u64 now)
+{
+	as->changed_batch = false;
+	as->cnt.batches[as->batch_dir]++;
+	as->batch_start = now;
+	if (as->batch_dir == ANTIC_ASYNC) {
+		as->batch_expires = now + as->tun.write_batch_expire;
+		as->write_batch_start = now;
+		as->current_write_count = as->write_batch_count;
+		as->write_batch_idled = false;
+		as->new_batch = false;
+	} else {
+		/* a read batch is timed from its first completion */
+		as->batch_expires = now + as->tun.read_batch_expire;
+		as->new_batch = true;
+	}
+}
+
+static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
+{
+	int dir = rq->queue;
+
+	antic_queue_del(&as->q[dir], rq);
+	rq->state = ANTIC_RQ_DISPATCHED;
+	if (rq->proc) {
+		rq->proc->nr_queued--;
+		rq->proc->nr_in_flight++;
+	}
+	as->nr_dispatched++;
+	as->cnt.dispatched[dir]++;
+	if (dir == ANTIC_SYNC) {
+		/* in case we anticipate after this one */
+		as->antic_proc = rq->proc;
+		as->antic_rq_done = false;
+	} else {
+		as->antic_proc = NULL;
+		if (as->current_write_count)
+			as->current_write_count--;
+	}
+	if (as->have_last_end && rq->sector != as->head) {
+		as->cnt.seeks++;
+		as->cnt.seek_sectors += antic_absdiff(rq->sector, as->head);
+		if (rq->sector < as->head)
+			as->cnt.back_seeks++;
+	}
+	as->last_end[dir] = antic_rq_end(rq);
+	as->head = antic_rq_end(rq);
+	as->have_last_end = true;
+	as->antic_state = AS_ANTIC_OFF;
+}
+
+enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
+			       struct antic_rq **out, u64 *wake)
+{
+	bool reads = !antic_queue_empty(&as->q[ANTIC_SYNC]);
+	bool writes = !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+	int dir = as->batch_dir;
+	struct antic_rq *rq;
+
+	*out = NULL;
+	*wake = 0;
+	if (!reads && !writes) {
+		as_timer(as, now);
+		return ANTIC_EMPTY;
+	}
+	if (as->changed_batch) {
+		if (as->nr_dispatched)
+			return ANTIC_IDLE;	/* let the old direction drain */
+		if (!antic_queue_empty(&as->q[dir])) {
+			rq = as->q[dir].fifo_head;
+			start_batch(as, now);
+			goto dispatch;
+		}
+		as->changed_batch = false;
+	}
+	if (dir == ANTIC_ASYNC && !writes)
+		as->write_batch_idled = true;
+
+	if (!(reads && writes && batch_expired(as, now))) {
+		rq = elevator_next(as, dir);
+		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
+			if (fifo_expired(as, ANTIC_SYNC, now)) {
+				if (waiting(as))
+					end_wait(as, AS_END_DEADLINE);
+				rq = as->q[ANTIC_SYNC].fifo_head;
+				goto dispatch;
+			}
+			if (should_anticipate(as, rq, now))
+				return anticipate(as, now, wake);
+		}
+		if (rq) {
+			if (fifo_expired(as, dir, now))
+				rq = as->q[dir].fifo_head;
+			goto dispatch;
+		}
+	}
+
+	/* the batch is over, or its direction has nothing left */
+	if (waiting(as))
+		end_wait(as, AS_END_DEADLINE);
+	as->batch_dir = reads && !(writes && dir == ANTIC_SYNC) ? ANTIC_SYNC :
+								  ANTIC_ASYNC;
+	as->changed_batch = true;
+	as->last_check_fifo[as->batch_dir] = now;
+	if (as->nr_dispatched)
+		return ANTIC_IDLE;
+	rq = as->q[as->batch_dir].fifo_head;
+	start_batch(as, now);
+dispatch:
+	move_to_dispatch(as, rq);
+	*out = rq;
+	return ANTIC_DISPATCH;
+}
+
+void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
+{
+	struct antic_proc *p = rq->proc;
+
+	rq->state = ANTIC_RQ_DONE;
+	as->nr_dispatched--;
+	if (as->new_batch && as->batch_dir == rq->queue) {
+		/* the read batch really starts now; judge the write batch */
+		if (as->cnt.batches[ANTIC_ASYNC])
+			tune_write_batch(as, now);
+		as->batch_start = now;
+		as->batch_expires = now + as->tun.read_batch_expire;
+		as->new_batch = false;
+	}
+	if (!p)
+		return;
+	p->nr_in_flight--;
+	p->last_completion = now;
+	p->have_completion = true;
+	if (p == as->antic_proc && rq->sync && !p->nr_in_flight &&
+	    !as->antic_rq_done) {
+		as->antic_rq_done = true;
+		if (as->antic_state == AS_ANTIC_WAIT_REQ)
+			wait_next(as, now);
+	}
+}
+
+void as_requeue(struct as_sched *as, struct antic_rq *rq)
+{
+	as->nr_dispatched--;
+	if (rq->proc)
+		rq->proc->nr_in_flight--;
+	rq->state = ANTIC_RQ_NEW;
+}
+
+void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
+{
+	p->exited = true;
+	if (as->antic_proc != p)
+		return;
+	/* the host frees p after this: keep what the wait still needs */
+	as->ghost = *p;
+	as->ghost.nr_queued = 0;
+	as->ghost.nr_in_flight = 0;
+	as->antic_proc = &as->ghost;
+	if (!as->antic_rq_done) {
+		as->antic_rq_done = true;
+		if (as->antic_state == AS_ANTIC_WAIT_REQ)
+			wait_next(as, now);
+	}
+	if (waiting(as)) {
+		int reason = break_reason(as, NULL, now);
+
+		if (reason >= 0)
+			end_wait(as, reason);
+	}
+}
+
+void as_remove(struct as_sched *as, struct antic_rq *rq)
+{
+	antic_queue_del(&as->q[rq->queue], rq);
+	if (rq->proc)
+		rq->proc->nr_queued--;
+	rq->state = ANTIC_RQ_DONE;
+}
+
+void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
+		       struct antic_rq *next)
+{
+	rq->nr_sectors = (u32)(antic_rq_end(next) - rq->sector);
+	if (next->fifo_time < rq->fifo_time && next->queue == rq->queue) {
+		rq->fifo_time = next->fifo_time;
+		antic_queue_fifo_reposition(&as->q[rq->queue], rq);
+	}
+	as_remove(as, next);
+}
+
+void as_front_merged(struct as_sched *as, struct antic_rq *rq, u64 new_sector)
+{
+	rq->nr_sectors += (u32)(rq->sector - new_sector);
+	antic_queue_resort(&as->q[rq->queue], rq, new_sector);
+}
+
+void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
+{
+	(void)as;
+	rq->nr_sectors = nr_sectors;
+}
+
+bool as_has_work(const struct as_sched *as)
+{
+	if (!as_queued(as) || waiting(as))
+		return false;
+	return !(as->changed_batch && as->nr_dispatched);
+}
+
+bool as_anticipating(const struct as_sched *as, u64 *wake)
+{
+	*wake = as->antic_state == AS_ANTIC_WAIT_NEXT ? wait_deadline(as) : 0;
+	return waiting(as);
+}
+
+void as_estimates(const struct as_sched *as, struct as_estimates *e)
+{
+	e->exit_prob = as->exit_prob;
+	e->exit_no_coop = as->exit_no_coop;
+	e->new_ttime_mean = as->new_ttime_mean;
+	e->new_seek_mean = as->new_seek_mean;
+}
+
+struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
+				     u64 sector)
+{
+	struct antic_rq *rq =
+		antic_queue_ceil(&as->q[sync ? ANTIC_SYNC : ANTIC_ASYNC],
+				 sector);
+
+	return rq && rq->sector == sector ? rq : NULL;
+}
+
+static void ops_add(void *s, struct antic_rq *rq, u64 now)
+{
+	as_add(s, rq, now);
+}
+
+static enum antic_verdict ops_dispatch(void *s, u64 now, struct antic_rq **rq,
+				       u64 *wake)
+{
+	as_timer(s, now);
+	return as_dispatch(s, now, rq, wake);
+}
+
+static void ops_complete(void *s, struct antic_rq *rq, u64 now)
+{
+	as_complete(s, rq, now);
+}
+
+static void ops_proc_exit(void *s, struct antic_proc *p, u64 now)
+{
+	as_proc_exit(s, p, now);
+}
+
+static u32 ops_queued(const void *s)
+{
+	return as_queued(s);
+}
+
+const struct antic_policy_ops as_policy_ops = {
+	.name = "anticipatory",
+	.add = ops_add,
+	.dispatch = ops_dispatch,
+	.complete = ops_complete,
+	.proc_exit = ops_proc_exit,
+	.queued = ops_queued,
+};

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * anticipatory.h - the anticipatory policy: deadlines, read/write batches,
+ * a one-way elevator with short backward seeks, and anticipation driven
+ * by per-process think time and seek distance.
+ */
+#ifndef ANTIC_ANTICIPATORY_H
+#define ANTIC_ANTICIPATORY_H
+
+#include "sched.h"
+
+/* The elevator may seek back this far, at double cost (sectors). */
+#define AS_MAXBACK (1024ULL * 1024)
+#define AS_BACK_PENALTY 2
+/* The "close" radius at the start of a wait; it doubles each ms waited. */
+#define AS_CLOSE_START 8192ULL
+#define AS_MAX_THINKTIME (20 * ANTIC_NSEC_PER_MSEC)
+
+/* Tunables, in ns. Names as the sysfs files (there in ms). */
+struct as_tunables {
+	u64 antic_expire;
+	u64 read_expire;
+	u64 write_expire;
+	u64 read_batch_expire;
+	u64 write_batch_expire;
+};
+
+enum as_antic_state {
+	AS_ANTIC_OFF = 0,
+	AS_ANTIC_WAIT_REQ,	/* waiting for P's request to complete */
+	AS_ANTIC_WAIT_NEXT,	/* waiting for P's next request, timer armed */
+	AS_ANTIC_FINISHED,	/* decided: serve something else */
+};
+
+/* Why an anticipation ended; indexes as_counters.antic_end. */
+enum as_antic_end {
+	AS_END_OWN = 0,		/* P sent its next request */
+	AS_END_CLOSE,		/* another process sent a close sync request */
+	AS_END_TIMEOUT,
+	AS_END_DEADLINE,	/* a FIFO expired or the read batch ran out */
+	AS_END_EXIT,		/* P exited and cooperators are not expected */
+	AS_END_THINK,		/* P's history says it will not come back soon */
+	AS_END_BUSY,		/* P has other requests queued or in flight */
+	AS_END_NR,
+};
+
+struct as_counters {
+	u64 antic_started;
+	u64 antic_end[AS_END_NR];
+	u64 batches[ANTIC_NR_DIRS];
+	u64 dispatched[ANTIC_NR_DIRS];
+	u64 fifo_expired[ANTIC_NR_DIRS];
+	u64 seeks;		/* dispatches not contiguous with the last */
+	u64 seek_sectors;	/* total distance of those */
+	u64 back_seeks;
+};
+
+/* What est_time reports. */
+struct as_estimates {
+	u32 exit_prob;		/* per 256 */
+	u32 exit_no_coop;	/* per 256 */
+	u64 new_ttime_mean;	/* ns */
+	u64 new_seek_mean;	/* sectors */
+};
+
+struct as_sched {
+	struct as_tunables tun;
+	struct antic_queue q[ANTIC_NR_DIRS];
+	u64 seq;
+	u32 nr_dispatched;	/* at the drive, both directions */
+
+	/* batches */
+	int batch_dir;
+	bool changed_batch;	/* direction changed; drain before serving */
+	bool new_batch;		/* read batch starts timing at first completion */
+	u64 batch_start;
+	u64 batch_expires;
+	u32 write_batch_count;
+	u32 current_write_count;
+	bool write_batch_idled;
+	u64 last_check_fifo[ANTIC_NR_DIRS];
+	u64 last_end[ANTIC_NR_DIRS];	/* elevator position per direction */
+	bool have_last_end;
+	u64 head;		/* end of the last dispatch, any direction */
+
+	/* anticipation */
+	int antic_state;
+	u64 antic_start;
+	struct antic_proc *antic_proc;	/* owner of the last sync dispatch */
+	struct antic_proc ghost;	/* its history, once it has exited */
+	bool antic_rq_done;	/* that request has completed */
+	u64 write_batch_start;
+
+	/* priors for processes without history, and exit statistics */
+	u64 new_ttime_total, new_ttime_mean;
+	u64 new_seek_total, new_seek_mean;
+	u32 exit_prob, exit_no_coop;
+
+	struct as_counters cnt;
+};
+
+/* Defaults as in Linux 2.6's AS; anticipation off on non-rotational devices. */
+void as_default_tunables(struct as_tunables *t, bool rotational);
+void as_init(struct as_sched *as, const struct as_tunables *t);
+/* Replace tunables at run time (sysfs). Values are taken as given. */
+void as_set_tunables(struct as_sched *as, const struct as_tunables *t);
+
+void as_add(struct as_sched *as, struct antic_rq *rq, u64 now);
+enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
+			       struct antic_rq **rq, u64 *wake);
+void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now);
+/* The drive gave a dispatched request back (requeue); it will be added again. */
+void as_requeue(struct as_sched *as, struct antic_rq *rq);
+void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now);
+/* @rq absorbed the queued @next (back merge of two requests). */
+void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
+		       struct antic_rq *next);
+/* @rq grew at its front to start at @new_sector. */
+void as_front_merged(struct as_sched *as, struct antic_rq *rq, u64 new_sector);
+/* @rq grew at its back (only the size changed). */
+void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors);
+/* Drop a queued request that the host takes back without dispatch. */
+void as_remove(struct as_sched *as, struct antic_rq *rq);
+/*
+ * Cheap test for the host's has_work: true when dispatch may return a
+ * request now. False while anticipating (the timer or an add re-arms it).
+ */
+bool as_has_work(const struct as_sched *as);
+/* The host's anticipation timer fired: ends a wait that has run out. */
+void as_timer(struct as_sched *as, u64 now);
+/* True while anticipating; *wake is the timer, 0 when none is armed. */
+bool as_anticipating(const struct as_sched *as, u64 *wake);
+u32 as_queued(const struct as_sched *as);
+void as_estimates(const struct as_sched *as, struct as_estimates *e);
+/* Find a queued request starting at @sector (front merge lookup). */
+struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
+				     u64 sector);
+
+extern const struct antic_policy_ops as_policy_ops;
+
+#endif /* ANTIC_ANTICIPATORY_H */

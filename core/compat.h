@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - the only header core/ takes from its host: fixed-width types
+ * and the few helpers that differ between Kbuild and userspace.
+ */
+#ifndef ANTIC_COMPAT_H
+#define ANTIC_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/math64.h>
+#include <linux/stddef.h>
+
+static inline u64 antic_div64(u64 a, u64 b)
+{
+	return div64_u64(a, b);
+}
+#else
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+static inline u64 antic_div64(u64 a, u64 b)
+{
+	return a / b;
+}
+#endif
+
+#define ANTIC_NSEC_PER_USEC 1000ULL
+#define ANTIC_NSEC_PER_MSEC 1000000ULL
+#define ANTIC_NSEC_PER_SEC 1000000000ULL
+
+static inline u64 antic_min64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u64 antic_max64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
+static inline u64 antic_absdiff(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Integer square root (floor), used by the seek curve. */
+static inline u64 antic_isqrt64(u64 x)
+{
+	u64 r = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+#endif /* ANTIC_COMPAT_H */

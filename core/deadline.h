@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * deadline.h - the baselines the simulator compares anticipatory with: a
+ * model of today's mq-deadline, and noop (arrival order, like "none").
+ */
+#ifndef ANTIC_DEADLINE_H
+#define ANTIC_DEADLINE_H
+
+#include "sched.h"
+
+enum { DL_READ = 0, DL_WRITE = 1 };
+
+struct dl_tunables {
+	u64 read_expire;	/* ns */
+	u64 write_expire;	/* ns */
+	u32 writes_starved;
+	u32 fifo_batch;
+};
+
+struct dl_sched {
+	struct dl_tunables tun;
+	struct antic_queue q[2];	/* by data direction, as mq-deadline */
+	u64 seq;
+	int last_dir;
+	bool have_last;
+	u64 last_end[2];
+	u32 batching;
+	u32 starved;
+	u64 batches;
+};
+
+void dl_default_tunables(struct dl_tunables *t);
+void dl_init(struct dl_sched *dl, const struct dl_tunables *t);
+extern const struct antic_policy_ops dl_policy_ops;
+
+struct noop_sched {
+	struct antic_queue q;
+	u64 seq;
+};
+
+void noop_init(struct noop_sched *n);
+extern const struct antic_policy_ops noop_policy_ops;
+
+#endif /* ANTIC_DEADLINE_H */

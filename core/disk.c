@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * disk.c - a mechanical disk: zoned geometry derived from capacity, Lee's
+ * three-point seek curve, rotation tracked against absolute time, a
+ * segmented read cache filled by drive read-ahead, and an SSD for contrast.
+ * Integer arithmetic only.
+ */
+#include "disk.h"
+
+void disk_default_params(struct disk_params *p)
+{
+	/* a 1 TB 7200 rpm SATA drive of the kind still sold for NAS use */
+	*p = (struct disk_params){
+		.type = DISK_HDD,
+		.capacity = 1953525168ULL,
+		.rpm = 7200,
+		.heads = 4,
+		.zones = 16,
+		.outer_mbps = 200,
+		.inner_mbps = 100,
+		.track_to_track_us = 1000,
+		.avg_seek_us = 8500,
+		.full_stroke_us = 18000,
+		.overhead_us = 50,
+		.cache_segments = 16,
+		.segment_kb = 1024,
+		.iface_mbps = 600,
+		.queue_depth = 1,
+		.ssd_read_us = 80,
+		.ssd_write_us = 20,
+		.ssd_channels = 8,
+		.ssd_mbps = 500,
+	};
+}
+
+void disk_ssd_params(struct disk_params *p)
+{
+	disk_default_params(p);
+	p->type = DISK_SSD;
+	p->queue_depth = 32;
+}
+
+static int fail(const char **why, const char *what)
+{
+	if (why)
+		*why = what;
+	return -1;
+}
+
+int disk_init(struct disk *d, const struct disk_params *p, const char **why)
+{
+	u64 sum_spt = 0, per_zone, sector = 0, cyl = 0;
+	s64 tmin, tavg, tmax;
+	u32 z;
+
+	*d = (struct disk){ 0 };
+	d->p = *p;
+	d->ra = -1;
+	if (p->capacity < 2048)
+		return fail(why, "capacity");
+	if (p->queue_depth < 1 || p->queue_depth > 256)
+		return fail(why, "queue_depth");
+	if (p->iface_mbps < 1)
+		return fail(why, "iface_mbps");
+	if (p->cache_segments > DISK_MAX_SEGMENTS)
+		return fail(why, "cache_segments");
+	if (p->cache_segments && (p->segment_kb < 4 || p->segment_kb > 65536))
+		return fail(why, "segment_kb");
+	if (p->type == DISK_SSD) {
+		if (p->ssd_channels < 1 || p->ssd_channels > DISK_MAX_CHANNELS)
+			return fail(why, "ssd_channels");
+		if (p->ssd_mbps < 1)
+			return fail(why, "ssd_mbps");
+		return 0;
+	}
+	if (p->type != DISK_HDD)
+		return fail(why, "type");
+	if (p->rpm < 1000 || p->rpm > 30000)
+		return fail(why, "rpm");
+	if (p->heads < 1 || p->heads > 64)
+		return fail(why, "heads");
+	if (p->zones < 1 || p->zones > DISK_MAX_ZONES)
+		return fail(why, "zones");
+	if (p->outer_mbps < 1 || p->outer_mbps > 100000)
+		return fail(why, "outer_mbps");
+	if (p->inner_mbps < 1 || p->inner_mbps > p->outer_mbps)
+		return fail(why, "inner_mbps");
+	d->rev_ns = antic_div64(60 * ANTIC_NSEC_PER_SEC, p->rpm);
+	d->nr_zones = p->zones;
+	for (z = 0; z < p->zones; z++) {
+		/* rate falls linearly from the outer zone to the inner one */
+		u64 mbps = p->outer_mbps -
+			   (p->zones > 1 ? antic_div64((u64)(p->outer_mbps -
+							     p->inner_mbps) * z,
+						     p->zones - 1) : 0);
+		u64 spt = antic_div64(mbps * 1000000ULL * d->rev_ns,
+				      512ULL * ANTIC_NSEC_PER_SEC);
+
+		if (spt < 1)
+			return fail(why, "inner_mbps");
+		d->zone[z].spt = (u32)spt;
+		sum_spt += spt;
+	}
+	per_zone = antic_div64(p->capacity + p->heads * sum_spt - 1,
+			       p->heads * sum_spt);
+	if (per_zone < 2)
+		return fail(why, "capacity");
+	for (z = 0; z < p->zones; z++) {
+		d->zone[z].first_sector = sector;
+		d->zone[z].first_cyl = cyl;
+		d->zone[z].cyls = per_zone;
+		sector += per_zone * p->heads * d->zone[z].spt;
+		cyl += per_zone;
+	}
+	d->cylinders = cyl;
+	/* Lee's three-point curve through track-to-track, average and full */
+	tmin = (s64)p->track_to_track_us * 1000;
+	tavg = (s64)p->avg_seek_us * 1000;
+	tmax = (s64)p->full_stroke_us * 1000;
+	if (!(tmin > 0 && tmin <= tavg && tavg <= tmax))
+		return fail(why, "avg_seek_us");
+	d->seek_a = (-10 * tmin + 15 * tavg - 5 * tmax) / 3;
+	d->seek_b = (7 * tmin - 15 * tavg + 8 * tmax) / 3;
+	if (d->seek_a < 0 || d->seek_b < 0)
+		return fail(why, "avg_seek_us");
+	return 0;
+}
+
+static const struct disk_zone *zone_of(const struct disk *d, u64 sector)
+{
+	u32 lo = 0, hi = d->nr_zones - 1;
+
+	while (lo < hi) {
+		u32 mid = (lo + hi + 1) / 2;
+
+		if (d->zone[mid].first_sector <= sector)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &d->zone[lo];
+}
+
+u64 disk_sector_cyl(const struct disk *d, u64 sector)
+{
+	const struct disk_zone *z = zone_of(d, sector);
+	u64 cyl = z->first_cyl + antic_div64(sector - z->first_sector,
+					     (u64)d->p.heads * z->spt);
+
+	return antic_min64(cyl, d->cylinders - 1);
+}
+
+u32 disk_sector_spt(const struct disk *d, u64 sector)
+{
+	return zone_of(d, sector)->spt;
+}
+
+u64 disk_media_rate(const struct disk *d, u64 sector)
+{
+	if (d->p.type == DISK_SSD)
+		return (u64)d->p.ssd_mbps * 1000000ULL * d->p.ssd_channels;
+	return antic_div64((u64)disk_sector_spt(d, sector) * 512 *
+				   ANTIC_NSEC_PER_SEC, d->rev_ns);
+}
+
+u64 disk_seek_ns(const struct disk *d, u64 dist)
+{
+	u64 span = d->cylinders > 2 ? d->cylinders - 2 : 1;
+	u64 x, frac, root;
+
+	if (!dist)
+		return 0;
+	x = antic_min64(dist - 1, span);
+	/* sqrt(x/span) in 16-bit fixed point */
+	frac = antic_div64(x << 32, span);
+	root = antic_isqrt64(frac);
+	return (u64)d->p.track_to_track_us * 1000 +
+	       (((u64)d->seek_a * root) >> 16) +
+	       antic_div64((u64)d->seek_b * x, span);
+}
+
+/* Angular position of @sector, as ns after the index mark. */
+static u64 sector_angle(const struct disk *d, u64 sector)
+{
+	const struct disk_zone *z = zone_of(d, sector);
+	u64 in_track;
+
+	/* perfect track skew: sector order is continuous in angle */
+	in_track = (sector - z->first_sector) % z->spt;
+	return antic_div64(in_track * d->rev_ns, z->spt);
+}
+
+static u64 transfer_ns(const struct disk *d, u64 sector, u32 nr)
+{
+	return antic_div64((u64)nr * d->rev_ns, disk_sector_spt(d, sector));
+}
+
+static u64 iface_ns(const struct disk *d, u32 nr)
+{
+	return antic_div64((u64)nr * 512 * 1000, d->p.iface_mbps);
+}
+
+static u64 segment_sectors(const struct disk *d)
+{
+	return (u64)d->p.segment_kb * 2;
+}
+
+/* Where read-ahead has reached at @t. */
+static u64 ra_pos(const struct disk *d, u64 t)
+{
+	u64 done;
+
+	if (t <= d->ra_t0)
+		return d->ra_base;
+	done = antic_div64((t - d->ra_t0) * d->ra_spt, d->rev_ns);
+	return antic_min64(d->ra_base + done, d->ra_cap);
+}
+
+static u64 ra_time_of(const struct disk *d, u64 sector)
+{
+	return d->ra_t0 + antic_div64((sector - d->ra_base) * d->rev_ns +
+					      d->ra_spt - 1, d->ra_spt);
+}
+
+/*
+ * Would a read of [sector, sector+nr) at @t come from the cache? If so,
+ * *ready is when its last sector is in the buffer.
+ */
+static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
+			 int *which, u64 *ready)
+{
+	u64 end = sector + nr;
+	u32 i;
+
+	for (i = 0; i < d->p.cache_segments; i++) {
+		const struct disk_segment *s = &d->seg[i];
+
+		if ((int)i == d->ra) {
+			if (sector >= s->start && sector <= ra_pos(d, t) &&
+			    end <= d->ra_cap) {
+				*which = (int)i;
+				*ready = end <= ra_pos(d, t) ? t :
+					 ra_time_of(d, end);
+				return true;
+			}
+		} else if (sector >= s->start && end <= s->end &&
+			   s->end > s->start) {
+			*which = (int)i;
+			*ready = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The head leaves the read-ahead stream: freeze what it has read. */
+static void stop_read_ahead(struct disk *d, u64 t)
+{
+	if (d->ra < 0)
+		return;
+	d->seg[d->ra].end = ra_pos(d, t);
+	d->head_sector = d->seg[d->ra].end;
+	d->cyl = disk_sector_cyl(d, d->head_sector);
+	d->ra = -1;
+}
+
+static void invalidate(struct disk *d, u64 sector, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < d->p.cache_segments; i++) {
+		struct disk_segment *s = &d->seg[i];
+
+		if (s->start < sector + nr && sector < s->end)
+			s->start = s->end = 0;
+	}
+}
+
+static void start_read_ahead(struct disk *d, u64 t, u64 sector, u64 end)
+{
+	u32 i, victim = 0;
+
+	for (i = 1; i < d->p.cache_segments; i++)
+		if (d->seg[i].used < d->seg[victim].used)
+			victim = i;
+	d->seg[victim].start = sector;
+	d->seg[victim].end = end;
+	d->seg[victim].used = ++d->stamp;
+	d->ra = (int)victim;
+	d->ra_t0 = t;
+	d->ra_base = end;
+	d->ra_cap = antic_min64(end + segment_sectors(d), d->p.capacity);
+	d->ra_spt = disk_sector_spt(d, end < d->p.capacity ? end : sector);
+}
+
+static u64 ssd_service(struct disk *d, u64 now, u32 nr, bool write)
+{
+	u32 i, best = 0;
+	u64 start, done;
+
+	for (i = 1; i < d->p.ssd_channels; i++)
+		if (d->chan_free[i] < d->chan_free[best])
+			best = i;
+	start = antic_max64(now, d->chan_free[best]);
+	done = start + (u64)(write ? d->p.ssd_write_us : d->p.ssd_read_us) *
+			       1000 +
+	       antic_div64((u64)nr * 512 * 1000, d->p.ssd_mbps);
+	d->chan_free[best] = done;
+	return done;
+}
+
+u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
+		       bool write)
+{
+	u64 t = now + (u64)d->p.overhead_us * 1000, ready, head, cyl, rot;
+	int which;
+
+	if (d->p.type == DISK_SSD)
+		return 0;
+	if (!write && cache_lookup(d, t, sector, nr, &which, &ready))
+		return ready > t ? ready - now : t - now;
+	head = d->ra >= 0 ? ra_pos(d, t) : d->head_sector;
+	cyl = disk_sector_cyl(d, head);
+	t += disk_seek_ns(d, antic_absdiff(cyl, disk_sector_cyl(d, sector)));
+	rot = (sector_angle(d, sector) + d->rev_ns - t % d->rev_ns) %
+	      d->rev_ns;
+	return t + rot - now;
+}
+
+u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write)
+{
+	u64 t = now + (u64)d->p.overhead_us * 1000, ready, target, seek, rot;
+	u64 xfer, done;
+	int which;
+
+	d->st.requests++;
+	d->st.sectors += nr;
+	if (d->p.type == DISK_SSD)
+		return ssd_service(d, now, nr, write);
+
+	if (!write && d->p.cache_segments &&
+	    cache_lookup(d, t, sector, nr, &which, &ready)) {
+		d->st.cache_hits++;
+		d->seg[which].used = ++d->stamp;
+		done = antic_max64(t + iface_ns(d, nr), ready);
+		if (which == d->ra) {
+			/* a streaming reader keeps the drive reading ahead */
+			d->ra_cap = antic_min64(antic_max64(d->ra_cap,
+							    sector + nr +
+							    segment_sectors(d)),
+						d->p.capacity);
+		}
+		d->busy_until = done;
+		return done;
+	}
+
+	stop_read_ahead(d, t);
+	if (write)
+		invalidate(d, sector, nr);
+	target = disk_sector_cyl(d, sector);
+	if (d->st.requests > 1 && sector != d->head_sector)
+		d->st.seek_sectors += antic_absdiff(sector, d->head_sector);
+	seek = disk_seek_ns(d, antic_absdiff(d->cyl, target));
+	if (seek) {
+		d->st.seeks++;
+		d->st.seek_cyls += antic_absdiff(d->cyl, target);
+	}
+	t += seek;
+	rot = (sector_angle(d, sector) + d->rev_ns - t % d->rev_ns) %
+	      d->rev_ns;
+	t += rot;
+	xfer = transfer_ns(d, sector, nr);
+	done = t + xfer;
+	d->st.seek_ns += seek;
+	d->st.rotate_ns += rot;
+	d->st.transfer_ns += xfer;
+	d->head_sector = sector + nr;
+	d->cyl = disk_sector_cyl(d, antic_min64(sector + nr,
+						d->p.capacity - 1));
+	if (!write && d->p.cache_segments && sector + nr < d->p.capacity)
+		start_read_ahead(d, done, sector, sector + nr);
+	d->busy_until = done;
+	return done;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * disk.h - the mechanical disk model (and an SSD for contrast): given the
+ * drive's state and a request, when does it complete and where is the
+ * head afterwards. The simulator advances virtual time with it; hddsim.ko
+ * times real completions with it.
+ */
+#ifndef ANTIC_DISK_H
+#define ANTIC_DISK_H
+
+#include "compat.h"
+
+#define DISK_MAX_ZONES 64
+#define DISK_MAX_SEGMENTS 64
+#define DISK_MAX_CHANNELS 64
+
+enum disk_type { DISK_HDD = 0, DISK_SSD = 1 };
+
+/*
+ * Parameters, with the names the CLI, job files and hddsim's module
+ * parameters use. Rates are 10^6 bytes/s, times in us.
+ */
+struct disk_params {
+	u32 type;
+	u64 capacity;		/* sectors */
+	u32 rpm;
+	u32 heads;		/* recording surfaces */
+	u32 zones;
+	u32 outer_mbps;
+	u32 inner_mbps;
+	u32 track_to_track_us;
+	u32 avg_seek_us;
+	u32 full_stroke_us;
+	u32 overhead_us;	/* command processing per request */
+	u32 cache_segments;	/* 0 disables the read cache */
+	u32 segment_kb;
+	u32 iface_mbps;		/* cache hits move at interface speed */
+	u32 queue_depth;	/* 1, or NCQ depth served shortest-first */
+	/* SSD */
+	u32 ssd_read_us;
+	u32 ssd_write_us;
+	u32 ssd_channels;
+	u32 ssd_mbps;		/* per channel */
+};
+
+struct disk_zone {
+	u64 first_sector;
+	u64 first_cyl;
+	u64 cyls;
+	u32 spt;		/* sectors per track */
+};
+
+struct disk_segment {
+	u64 start, end;		/* cached [start, end) */
+	u64 used;		/* LRU stamp */
+};
+
+struct disk_stats {
+	u64 requests;
+	u64 sectors;
+	u64 cache_hits;
+	u64 seeks;		/* head moved to another cylinder */
+	u64 seek_cyls;
+	u64 seek_sectors;	/* distance from the head's sector to the start */
+	u64 seek_ns;
+	u64 rotate_ns;
+	u64 transfer_ns;
+};
+
+struct disk {
+	struct disk_params p;
+	u64 rev_ns;
+	u64 cylinders;
+	s64 seek_a, seek_b;	/* Lee's coefficients, ns */
+	u32 nr_zones;
+	struct disk_zone zone[DISK_MAX_ZONES];
+
+	/* head */
+	u64 cyl;
+	u64 head_sector;	/* sector under the head when it last stopped */
+	u64 busy_until;
+
+	/* read cache; segment ra (if >= 0) is being filled by read-ahead */
+	struct disk_segment seg[DISK_MAX_SEGMENTS];
+	int ra;
+	u64 ra_t0, ra_base, ra_cap;
+	u32 ra_spt;
+	u64 stamp;
+
+	u64 chan_free[DISK_MAX_CHANNELS];
+	struct disk_stats st;
+};
+
+void disk_default_params(struct disk_params *p);
+void disk_ssd_params(struct disk_params *p);
+/* 0, or -1 with *why naming the parameter that is wrong. */
+int disk_init(struct disk *d, const struct disk_params *p, const char **why);
+/*
+ * Serve one request starting at @now (an HDD's mechanism must be free:
+ * now >= disk_busy_until()). Returns the completion time.
+ */
+u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write);
+/* Positioning time @sector would cost at @now, for SPTF; no state change. */
+u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
+		       bool write);
+/* Seek time over @dist cylinders. */
+u64 disk_seek_ns(const struct disk *d, u64 dist);
+u64 disk_sector_cyl(const struct disk *d, u64 sector);
+u32 disk_sector_spt(const struct disk *d, u64 sector);
+/* Sustained media rate at @sector, bytes per second. */
+u64 disk_media_rate(const struct disk *d, u64 sector);
+
+static inline bool disk_rotational(const struct disk *d)
+{
+	return d->p.type == DISK_HDD;
+}
+
+static inline u64 disk_busy_until(const struct disk *d)
+{
+	return d->busy_until;
+}
+
+#endif /* ANTIC_DISK_H */

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched.h - what every policy in core/ shares: the request and process
+ * records the host owns, the sector-sorted set and FIFO the policies keep
+ * requests in, and the event interface (add, dispatch, complete, ...).
+ */
+#ifndef ANTIC_SCHED_H
+#define ANTIC_SCHED_H
+
+#include "compat.h"
+
+/* Request classes as anticipatory sees them: reads and O_SYNC/O_DIRECT writes are sync. */
+enum antic_dir { ANTIC_SYNC = 0, ANTIC_ASYNC = 1, ANTIC_NR_DIRS = 2 };
+
+/*
+ * Per-process history. The host keeps one per submitting context (the
+ * kernel in the io_context's icq, the simulator in its process table) and
+ * calls antic_proc_init() before first use.
+ */
+struct antic_proc {
+	u32 nr_queued;		/* requests of this process in the scheduler */
+	u32 nr_in_flight;	/* requests of this process at the drive */
+	bool exited;
+	bool have_completion;	/* last_completion is meaningful */
+	bool have_pos;		/* last_pos is meaningful */
+	u64 last_completion;	/* ns: when its last request completed */
+	u64 last_pos;		/* sector after the end of its last sync request */
+	/* fixed point, 1.0 == 256, decayed by 7/8 per sample */
+	u32 ttime_samples;
+	u64 ttime_total;
+	u64 ttime_mean;		/* ns */
+	u32 seek_samples;
+	u64 seek_total;
+	u64 seek_mean;		/* sectors */
+};
+
+void antic_proc_init(struct antic_proc *p);
+
+/* Intrusive treap node keyed by (sector, seq); priority from seq's hash. */
+struct antic_node {
+	struct antic_node *left, *right;
+	u32 prio;
+};
+
+/*
+ * One request. The host fills the first block before add and must not
+ * touch the rest while the request belongs to a policy.
+ */
+struct antic_rq {
+	u64 sector;
+	u32 nr_sectors;
+	bool sync;		/* travels with reads in anticipatory */
+	bool write;		/* data direction (what mq-deadline sorts by) */
+	struct antic_proc *proc;	/* may be NULL: no process history */
+
+	/* owned by the policy */
+	u64 seq;		/* arrival order, tie-break in the sorted set */
+	u64 add_time;
+	u64 fifo_time;		/* deadline */
+	struct antic_node node;
+	struct antic_rq *fifo_prev, *fifo_next;
+	u8 queue;		/* which of the policy's queues holds it */
+	u8 state;		/* enum antic_rq_state */
+};
+
+enum antic_rq_state {
+	ANTIC_RQ_NEW = 0,
+	ANTIC_RQ_QUEUED,
+	ANTIC_RQ_DISPATCHED,
+	ANTIC_RQ_DONE,
+};
+
+/* A sector-sorted set plus a FIFO: one per direction in each policy. */
+struct antic_queue {
+	struct antic_node *root;
+	struct antic_rq *fifo_head, *fifo_tail;
+	u32 count;
+};
+
+void antic_queue_init(struct antic_queue *q);
+void antic_queue_add(struct antic_queue *q, struct antic_rq *rq);
+void antic_queue_del(struct antic_queue *q, struct antic_rq *rq);
+/* Lowest-sector request at or after @sector, or NULL. */
+struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector);
+/* Highest-sector request strictly before @sector, or NULL. */
+struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector);
+struct antic_rq *antic_queue_first(const struct antic_queue *q);
+/* Re-sort a queued request whose start moved (front merge). */
+void antic_queue_resort(struct antic_queue *q, struct antic_rq *rq,
+			u64 new_sector);
+/* Move @rq to the FIFO position its fifo_time calls for (after a merge). */
+void antic_queue_fifo_reposition(struct antic_queue *q, struct antic_rq *rq);
+
+static inline bool antic_queue_empty(const struct antic_queue *q)
+{
+	return q->count == 0;
+}
+
+static inline u64 antic_rq_end(const struct antic_rq *rq)
+{
+	return rq->sector + rq->nr_sectors;
+}
+
+/* What a dispatch call answers. */
+enum antic_verdict {
+	ANTIC_DISPATCH = 0,	/* *rq is the request to send to the drive */
+	ANTIC_IDLE_UNTIL,	/* nothing now; call again at *wake (ns) or on an event */
+	ANTIC_IDLE,		/* nothing until the next add or completion */
+	ANTIC_EMPTY,		/* no requests queued */
+};
+
+/*
+ * The event interface every policy implements, so the simulator can drive
+ * any of them the same way. All times are ns on the host's clock.
+ */
+struct antic_policy_ops {
+	const char *name;
+	void (*add)(void *s, struct antic_rq *rq, u64 now);
+	enum antic_verdict (*dispatch)(void *s, u64 now, struct antic_rq **rq,
+				       u64 *wake);
+	void (*complete)(void *s, struct antic_rq *rq, u64 now);
+	void (*proc_exit)(void *s, struct antic_proc *p, u64 now);
+	u32 (*queued)(const void *s);
+};
+
+#endif /* ANTIC_SCHED_H */
