@@ -1,0 +1,1240 @@
+/*
+ * engine.c - antic-sim's event loop. Jobs issue I/O as fio's sync and
+ * async engines would; buffered I/O goes through a page cache with the
+ * kernel's growing read-ahead window and a dirty limit drained by a
+ * flusher in large sorted writes; block requests go through a core/
+ * policy to the disk model. Integer virtual time in ns throughout.
+ */
+#include "engine.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAGE 4096ULL
+#define SECT_PER_PAGE 8
+
+enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
+enum { K_DIRECT, K_RA, K_WB, K_FSYNC };
+enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END };
+enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
+
+struct sim_file {
+	uint64_t start;		/* first sector */
+	uint64_t size;		/* bytes */
+	uint8_t *pages;		/* page states, allocated on first buffered use */
+	uint64_t npages;
+	uint64_t ndirty;
+	uint64_t wb_cursor;
+	unsigned wb_inflight;	/* writeback requests at the disk */
+	int dirty_next;		/* flusher's list of files with dirty pages */
+	bool on_dirty_list;
+};
+
+struct app_io {
+	bool busy;
+	int dir;
+	uint64_t start;
+	uint64_t bytes;
+	unsigned pieces;
+};
+
+struct sim_proc {
+	struct antic_proc ap;
+	const struct job_spec *spec;
+	char name[80];
+	unsigned file0, nfiles, cur;
+	uint64_t pos;		/* offset in the current file */
+	uint64_t io_size, issued;
+	unsigned loops_left;
+	uint64_t rng;
+	int state;
+	bool started, finished, exit_reported;
+	uint64_t start, end;
+	unsigned inflight;	/* app I/Os outstanding (async engine) */
+	unsigned since_think, since_fsync;
+	struct app_io *app;	/* iodepth slots */
+	unsigned wait_app;	/* app slot waiting on pages / throttle */
+	uint64_t wait_lo, wait_hi, wait_file;
+	unsigned fsync_file, fsync_pending;
+	bool fsync_then_finish;
+	/* read-ahead state, in pages of the current file */
+	int64_t ra_start;
+	uint64_t ra_size, ra_async, ra_last;
+	bool ra_valid;
+	struct job_result *res;
+};
+
+struct sim_rq {
+	struct antic_rq rq;
+	int kind;
+	int proc;
+	unsigned app, file;
+	uint64_t page_lo, npages;
+	uint8_t dispatched, completed;
+	uint64_t dispatch_time;
+	struct sim_rq *next_free;
+};
+
+struct event {
+	uint64_t t, seq;
+	int type;
+	int arg;
+	struct sim_rq *rq;
+};
+
+struct sim {
+	const struct workload *w;
+	const struct sim_settings *set;
+	struct sim_result *r;
+	enum sim_policy pol;
+	const struct antic_policy_ops *ops;
+	void *sched;
+	union {
+		struct as_sched as;
+		struct dl_sched dl;
+		struct noop_sched noop;
+	} u;
+	struct disk disk;
+	uint64_t now, seq;
+	struct event *heap;
+	size_t nheap, capheap;
+	struct sim_proc *procs;
+	size_t nprocs;
+	struct sim_file *files;
+	size_t nfiles;
+	struct sim_rq **drive;	/* commands at the drive */
+	unsigned ndrive;
+	struct sim_rq *mech;	/* HDD: the one being served */
+	uint64_t busy_since;
+	uint64_t sched_wake;
+	struct sim_rq *free_rqs;
+	struct sim_rq **blocks;
+	size_t nblocks;
+	uint64_t live_rqs;
+	/* page cache */
+	uint64_t nr_dirty, nr_wb, dirty_limit, bg_limit;
+	int dirty_head, dirty_tail;
+	unsigned flusher_inflight;
+	bool flushing;
+	struct antic_proc flusher;
+	unsigned jobs_left;
+	bool stop;
+	const struct sim_options *o;
+	uint64_t next_progress;
+};
+
+const char *sim_policy_name(enum sim_policy p)
+{
+	static const char *const n[] = { "noop", "deadline", "anticipatory" };
+
+	return n[p];
+}
+
+int sim_policy_parse(const char *s, enum sim_policy *p)
+{
+	if (!strcmp(s, "noop") || !strcmp(s, "none"))
+		*p = POL_NOOP;
+	else if (!strcmp(s, "deadline") || !strcmp(s, "mq-deadline"))
+		*p = POL_DEADLINE;
+	else if (!strcmp(s, "anticipatory") || !strcmp(s, "as"))
+		*p = POL_AS;
+	else
+		return -1;
+	return 0;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+	return n ? rng_next(s) % n : 0;
+}
+
+/* ---- event heap, ordered by (time, sequence) for determinism ---- */
+
+static bool ev_less(const struct event *a, const struct event *b)
+{
+	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
+}
+
+static int push_event(struct sim *s, uint64_t t, int type, int arg,
+		      struct sim_rq *rq)
+{
+	size_t i;
+
+	if (s->nheap == s->capheap) {
+		size_t cap = s->capheap ? s->capheap * 2 : 256;
+		struct event *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		s->heap = h;
+		s->capheap = cap;
+	}
+	i = s->nheap++;
+	s->heap[i] = (struct event){ t, s->seq++, type, arg, rq };
+	while (i && ev_less(&s->heap[i], &s->heap[(i - 1) / 2])) {
+		struct event tmp = s->heap[i];
+
+		s->heap[i] = s->heap[(i - 1) / 2];
+		s->heap[(i - 1) / 2] = tmp;
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+static struct event pop_event(struct sim *s)
+{
+	struct event top = s->heap[0];
+	size_t i = 0;
+
+	s->heap[0] = s->heap[--s->nheap];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < s->nheap && ev_less(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (l + 1 < s->nheap && ev_less(&s->heap[l + 1], &s->heap[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		struct event tmp = s->heap[i];
+
+		s->heap[i] = s->heap[m];
+		s->heap[m] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+/* ---- request pool ---- */
+
+static struct sim_rq *rq_alloc(struct sim *s)
+{
+	struct sim_rq *rq;
+
+	if (!s->free_rqs) {
+		size_t n = 1024, i;
+		struct sim_rq *blk = calloc(n, sizeof(*blk));
+		struct sim_rq **b = realloc(s->blocks, (s->nblocks + 1) * sizeof(*b));
+
+		if (!blk || !b) {
+			free(blk);
+			if (b)
+				s->blocks = b;
+			return NULL;
+		}
+		s->blocks = b;
+		s->blocks[s->nblocks++] = blk;
+		for (i = 0; i < n; i++) {
+			blk[i].next_free = s->free_rqs;
+			s->free_rqs = &blk[i];
+		}
+	}
+	rq = s->free_rqs;
+	s->free_rqs = rq->next_free;
+	memset(rq, 0, sizeof(*rq));
+	s->live_rqs++;
+	return rq;
+}
+
+static void rq_free(struct sim *s, struct sim_rq *rq)
+{
+	rq->next_free = s->free_rqs;
+	s->free_rqs = rq;
+	s->live_rqs--;
+}
+
+/* ---- the block layer: policy in front of the drive ---- */
+
+static void start_mech(struct sim *s);
+
+static void drive_push(struct sim *s, struct sim_rq *rq)
+{
+	if (!s->ndrive)
+		s->busy_since = s->now;
+	s->drive[s->ndrive++] = rq;
+	if (s->disk.p.type == DISK_SSD) {
+		uint64_t done = disk_service(&s->disk, s->now, rq->rq.sector,
+					     rq->rq.nr_sectors, rq->rq.write);
+
+		push_event(s, done, EV_DONE, 0, rq);
+	} else {
+		start_mech(s);
+	}
+}
+
+/* The drive picks its next command: the only one, or shortest-first (NCQ). */
+static void start_mech(struct sim *s)
+{
+	unsigned i, best = 0;
+	uint64_t best_t = UINT64_MAX, done;
+	struct sim_rq *rq;
+
+	/* an SSD starts each command as it arrives (drive_push) */
+	if (s->mech || !s->ndrive || s->disk.p.type == DISK_SSD)
+		return;
+	if (s->ndrive > 1) {
+		for (i = 0; i < s->ndrive; i++) {
+			uint64_t t = disk_position_time(&s->disk, s->now,
+							s->drive[i]->rq.sector,
+							s->drive[i]->rq.nr_sectors,
+							s->drive[i]->rq.write);
+			if (t < best_t) {
+				best_t = t;
+				best = i;
+			}
+		}
+	}
+	rq = s->drive[best];
+	s->mech = rq;
+	done = disk_service(&s->disk, s->now, rq->rq.sector, rq->rq.nr_sectors,
+			    rq->rq.write);
+	push_event(s, done, EV_DONE, 0, rq);
+}
+
+static void kick(struct sim *s)
+{
+	while (s->ndrive < s->disk.p.queue_depth) {
+		struct antic_rq *arq;
+		uint64_t wake;
+		enum antic_verdict v = s->ops->dispatch(s->sched, s->now, &arq, &wake);
+		struct sim_rq *rq;
+
+		if (v == ANTIC_IDLE_UNTIL) {
+			if (wake > s->now && (s->sched_wake <= s->now || wake < s->sched_wake)) {
+				s->sched_wake = wake;
+				push_event(s, wake, EV_SCHED, 0, NULL);
+			}
+			return;
+		}
+		if (v != ANTIC_DISPATCH)
+			return;
+		rq = (struct sim_rq *)arq;
+		if (rq->dispatched++)
+			s->r->violations++;
+		rq->dispatch_time = s->now;
+		if (rq->rq.sync && s->now - rq->rq.add_time > s->r->max_sync_wait)
+			s->r->max_sync_wait = s->now - rq->rq.add_time;
+		if (!rq->rq.write && s->now - rq->rq.add_time > s->r->max_read_wait)
+			s->r->max_read_wait = s->now - rq->rq.add_time;
+		drive_push(s, rq);
+	}
+}
+
+static int submit(struct sim *s, int kind, int proc, unsigned app,
+		  unsigned file, uint64_t sector, uint64_t nr, bool write,
+		  bool sync, uint64_t page_lo, uint64_t npages)
+{
+	struct sim_rq *rq = rq_alloc(s);
+
+	if (!rq)
+		return -1;
+	rq->kind = kind;
+	rq->proc = proc;
+	rq->app = app;
+	rq->file = file;
+	rq->page_lo = page_lo;
+	rq->npages = npages;
+	rq->rq.sector = sector;
+	rq->rq.nr_sectors = (u32)nr;
+	rq->rq.write = write;
+	rq->rq.sync = sync;
+	rq->rq.proc = proc >= 0 ? &s->procs[proc].ap : &s->flusher;
+	s->r->requests++;
+	s->r->bytes_added += nr * 512;
+	s->ops->add(s->sched, &rq->rq, s->now);
+	return 0;
+}
+
+/* ---- page cache ---- */
+
+static int file_pages(struct sim_file *f)
+{
+	if (f->pages)
+		return 0;
+	f->npages = (f->size + PAGE - 1) / PAGE;
+	f->pages = calloc(f->npages ? f->npages : 1, 1);
+	return f->pages ? 0 : -1;
+}
+
+static uint64_t max_pages_per_rq(const struct sim *s)
+{
+	uint64_t n = s->set->max_sectors_kb / 4;
+
+	return n ? n : 1;
+}
+
+/* Read the absent pages of [lo, hi) in runs, as one process's read-ahead. */
+static int read_pages(struct sim *s, int proc, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t p = lo;
+
+	if (hi > f->npages)
+		hi = f->npages;
+	while (p < hi) {
+		uint64_t q;
+
+		if (f->pages[p] != P_NONE) {
+			p++;
+			continue;
+		}
+		for (q = p; q < hi && f->pages[q] == P_NONE && q - p < max_pages_per_rq(s); q++)
+			f->pages[q] = P_INFLIGHT;
+		if (submit(s, K_RA, proc, 0, fi, f->start + p * SECT_PER_PAGE,
+			   (q - p) * SECT_PER_PAGE, false, true, p, q - p))
+			return -1;
+		p = q;
+	}
+	return 0;
+}
+
+static uint64_t ra_max(const struct sim *s)
+{
+	return s->set->read_ahead_kb / 4;
+}
+
+static uint64_t ra_init_size(uint64_t req, uint64_t max)
+{
+	uint64_t n;
+
+	if (req <= max / 32)
+		n = req * 4;
+	else if (req <= max / 4)
+		n = req * 2;
+	else
+		n = max;
+	return n < req ? req : n;
+}
+
+static uint64_t ra_next_size(uint64_t cur, uint64_t max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* The kernel's on-demand read-ahead, reduced to its sequential core. */
+static int readahead(struct sim *s, int pi, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_proc *p = &s->procs[pi];
+	struct sim_file *f = &s->files[fi];
+	uint64_t max = ra_max(s), req = hi - lo, marker;
+
+	if (!max)
+		return 0;
+	if (f->pages[lo] == P_NONE) {
+		bool seq = p->ra_valid ? lo == p->ra_last + 1 ||
+				(lo >= (uint64_t)p->ra_start && lo < p->ra_start + p->ra_size)
+				       : lo == 0;
+		uint64_t size = seq ? ra_init_size(req, max) : req;
+
+		p->ra_start = (int64_t)lo;
+		p->ra_size = size;
+		p->ra_async = seq && size > req ? size - req : 0;
+		p->ra_valid = true;
+		return read_pages(s, pi, fi, lo, lo + size);
+	}
+	if (!p->ra_valid || !p->ra_async)
+		return 0;
+	marker = p->ra_start + p->ra_size - p->ra_async;
+	if (marker >= lo && marker < hi) {
+		uint64_t start = p->ra_start + p->ra_size;
+		uint64_t size = ra_next_size(p->ra_size, max);
+
+		p->ra_start = (int64_t)start;
+		p->ra_size = size;
+		p->ra_async = size;
+		return read_pages(s, pi, fi, start, start + size);
+	}
+	return 0;
+}
+
+static bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi)
+{
+	uint64_t i;
+
+	for (i = lo; i < hi && i < f->npages; i++)
+		if (f->pages[i] == P_NONE || f->pages[i] == P_INFLIGHT)
+			return false;
+	return true;
+}
+
+static void dirty_list_add(struct sim *s, unsigned fi)
+{
+	struct sim_file *f = &s->files[fi];
+
+	if (f->on_dirty_list)
+		return;
+	f->on_dirty_list = true;
+	f->dirty_next = -1;
+	if (s->dirty_tail >= 0)
+		s->files[s->dirty_tail].dirty_next = (int)fi;
+	else
+		s->dirty_head = (int)fi;
+	s->dirty_tail = (int)fi;
+}
+
+static int dirty_list_pop(struct sim *s)
+{
+	int fi = s->dirty_head;
+
+	if (fi < 0)
+		return -1;
+	s->dirty_head = s->files[fi].dirty_next;
+	if (s->dirty_head < 0)
+		s->dirty_tail = -1;
+	s->files[fi].on_dirty_list = false;
+	return fi;
+}
+
+/* Submit dirty pages of [from, npages) in sorted runs; returns how many. */
+static int write_run(struct sim *s, unsigned fi, uint64_t *cursor, int kind,
+		     int proc, bool sync)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t p = *cursor, q;
+
+	while (p < f->npages && f->pages[p] != P_DIRTY)
+		p++;
+	*cursor = p;
+	if (p >= f->npages)
+		return 0;
+	for (q = p; q < f->npages && f->pages[q] == P_DIRTY && q - p < max_pages_per_rq(s); q++) {
+		f->pages[q] = P_WB;
+		f->ndirty--;
+		s->nr_dirty--;
+		s->nr_wb++;
+	}
+	*cursor = q;
+	f->wb_inflight++;
+	if (submit(s, kind, proc, 0, fi, f->start + p * SECT_PER_PAGE,
+		   (q - p) * SECT_PER_PAGE, true, sync, p, q - p))
+		return -1;
+	return 1;
+}
+
+/* Background writeback: large sorted async writes until under the threshold. */
+static int flusher_run(struct sim *s)
+{
+	if (s->nr_dirty > s->bg_limit)
+		s->flushing = true;
+	while (s->flushing && s->flusher_inflight < s->set->nr_requests) {
+		int fi = s->dirty_head, n;
+
+		if (s->nr_dirty <= s->bg_limit || fi < 0) {
+			s->flushing = false;
+			break;
+		}
+		n = write_run(s, (unsigned)fi, &s->files[fi].wb_cursor, K_WB, -1, false);
+		if (n < 0)
+			return -1;
+		if (n) {
+			s->flusher_inflight++;
+			continue;
+		}
+		/* end of this file: start over next pass, serve the next file */
+		s->files[fi].wb_cursor = 0;
+		dirty_list_pop(s);
+		if (s->files[fi].ndirty)
+			dirty_list_add(s, (unsigned)fi);
+		if (s->dirty_head == fi && !s->files[fi].ndirty)
+			break;
+	}
+	return 0;
+}
+
+/* ---- jobs ---- */
+
+static void job_result_io(struct sim_proc *p, const struct app_io *a, uint64_t now)
+{
+	if (p->finished)
+		return;
+	p->res->io_bytes[a->dir] += a->bytes;
+	p->res->ios[a->dir]++;
+	hist_add(&p->res->lat[a->dir], now - a->start);
+}
+
+static void finish_all(struct sim *s);
+
+static void report_exit(struct sim *s, struct sim_proc *p)
+{
+	if (p->exit_reported || !p->finished || p->ap.nr_queued || p->ap.nr_in_flight)
+		return;
+	p->exit_reported = true;
+	s->ops->proc_exit(s->sched, &p->ap, s->now);
+}
+
+static void job_finish(struct sim *s, struct sim_proc *p)
+{
+	if (p->finished)
+		return;
+	p->finished = true;
+	p->state = S_DONE;
+	p->end = s->now;
+	p->res->runtime = s->now - p->start;
+	if (s->jobs_left && !--s->jobs_left)
+		s->stop = true;
+	report_exit(s, p);
+	if (p->spec->exitall)
+		finish_all(s);
+}
+
+static void finish_all(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++)
+		if (s->procs[i].started && !s->procs[i].finished)
+			job_finish(s, &s->procs[i]);
+	s->stop = true;
+}
+
+static int issue_next(struct sim *s, int pi);
+
+static int start_fsync(struct sim *s, int pi, unsigned fi)
+{
+	struct sim_proc *p = &s->procs[pi];
+	struct sim_file *f = &s->files[fi];
+	uint64_t cur = 0;
+	int n;
+
+	p->state = S_FSYNC;
+	p->fsync_file = fi;
+	p->fsync_pending = 0;
+	if (!f->pages)
+		return 0;
+	while ((n = write_run(s, fi, &cur, K_FSYNC, pi, true)) > 0)
+		p->fsync_pending++;
+	return n;
+}
+
+static bool fsync_done(const struct sim *s, const struct sim_proc *p)
+{
+	return !p->fsync_pending && !s->files[p->fsync_file].wb_inflight;
+}
+
+/* The application's I/O @a of process @pi has completed at s->now. */
+static int app_done(struct sim *s, int pi, struct app_io *a)
+{
+	struct sim_proc *p = &s->procs[pi];
+
+	job_result_io(p, a, s->now);
+	a->busy = false;
+	p->inflight--;
+	if (p->finished)
+		return 0;
+	if (p->state == S_IO || p->state == S_PAGES || p->state == S_THROTTLED)
+		p->state = S_IDLE;
+	if (a->dir == 1 && p->spec->fsync_every && ++p->since_fsync >= p->spec->fsync_every) {
+		p->since_fsync = 0;
+		if (!p->spec->direct) {
+			if (start_fsync(s, pi, p->file0 + p->cur) < 0)
+				return -1;
+			if (!fsync_done(s, p))
+				return 0;
+			p->state = S_IDLE;
+		}
+	}
+	{
+		/*
+		 * The process runs again only after the wake-up delay: this gap
+		 * is where a work-conserving scheduler turns to other work.
+		 */
+		uint64_t delay = s->set->wakeup;
+
+		if (p->spec->thinktime && ++p->since_think >= p->spec->thinktime_blocks) {
+			p->since_think = 0;
+			delay += p->spec->thinktime;
+		}
+		if (delay) {
+			if (p->state == S_IDLE)
+				p->state = S_THINK;
+			return push_event(s, s->now + delay, EV_WAKE, pi, NULL);
+		}
+	}
+	return issue_next(s, pi);
+}
+
+static unsigned free_slot(const struct sim_proc *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->spec->iodepth; i++)
+		if (!p->app[i].busy)
+			return i;
+	return p->spec->iodepth;
+}
+
+/* Pick the next (file, offset, length, direction) the job would issue. */
+static bool next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
+		    uint64_t *off, uint64_t *len, int *dir)
+{
+	const struct job_spec *j = p->spec;
+	bool rnd = j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDRW;
+	struct sim_file *f;
+
+	if (p->issued >= p->io_size) {
+		if (j->time_based || p->loops_left > 1) {
+			if (!j->time_based)
+				p->loops_left--;
+			p->issued = 0;
+			p->cur = 0;
+			p->pos = 0;
+			p->ra_valid = false;
+		} else {
+			return false;
+		}
+	}
+	if (j->file_service == FS_RANDOM && p->nfiles > 1)
+		p->cur = (unsigned)rng_below(&p->rng, p->nfiles);
+	f = &s->files[p->file0 + p->cur];
+	if (rnd) {
+		uint64_t blocks = (f->size - j->offset) / j->bs;
+
+		*off = j->offset + rng_below(&p->rng, blocks ? blocks : 1) * j->bs;
+	} else {
+		if (p->pos >= f->size) {
+			p->cur = (p->cur + 1) % p->nfiles;
+			p->pos = j->offset;
+			p->ra_valid = false;
+			f = &s->files[p->file0 + p->cur];
+		}
+		*off = p->pos;
+	}
+	*len = j->bs;
+	if (*off + *len > f->size)
+		*len = f->size - *off;
+	if (!rnd)
+		p->pos = *off + *len;
+	*fi = p->file0 + p->cur;
+	switch (j->rw) {
+	case RW_READ: case RW_RANDREAD: *dir = 0; break;
+	case RW_WRITE: case RW_RANDWRITE: *dir = 1; break;
+	default: *dir = rng_below(&p->rng, 100) < j->rwmixread ? 0 : 1; break;
+	}
+	p->issued += *len;
+	return true;
+}
+
+static int buffered_read(struct sim *s, int pi, unsigned slot, unsigned fi,
+			 uint64_t off, uint64_t len)
+{
+	struct sim_proc *p = &s->procs[pi];
+	struct sim_file *f = &s->files[fi];
+	uint64_t lo = off / PAGE, hi = (off + len + PAGE - 1) / PAGE;
+
+	if (file_pages(f) || readahead(s, pi, fi, lo, hi) ||
+	    read_pages(s, pi, fi, lo, hi))
+		return -1;
+	p->ra_last = hi - 1;
+	if (pages_ready(f, lo, hi))
+		return app_done(s, pi, &p->app[slot]);
+	p->state = S_PAGES;
+	p->wait_app = slot;
+	p->wait_file = fi;
+	p->wait_lo = lo;
+	p->wait_hi = hi;
+	return 0;
+}
+
+static int buffered_write(struct sim *s, int pi, unsigned slot, unsigned fi,
+			  uint64_t off, uint64_t len)
+{
+	struct sim_proc *p = &s->procs[pi];
+	struct sim_file *f = &s->files[fi];
+	uint64_t lo = off / PAGE, hi = (off + len + PAGE - 1) / PAGE, i;
+
+	if (file_pages(f))
+		return -1;
+	for (i = lo; i < hi && i < f->npages; i++) {
+		uint8_t *pg = &f->pages[i];
+
+		if (*pg == P_DIRTY || *pg == P_WB_DIRTY)
+			continue;
+		*pg = *pg == P_WB ? P_WB_DIRTY : P_DIRTY;
+		if (*pg == P_DIRTY) {
+			f->ndirty++;
+			s->nr_dirty++;
+		}
+	}
+	if (f->ndirty)
+		dirty_list_add(s, fi);
+	if (flusher_run(s))
+		return -1;
+	if (p->spec->osync) {
+		p->app[slot].busy = true;
+		p->wait_app = slot;
+		if (start_fsync(s, pi, fi) < 0)
+			return -1;
+		if (fsync_done(s, p))
+			return app_done(s, pi, &p->app[slot]);
+		return 0;
+	}
+	if (s->nr_dirty + s->nr_wb > s->dirty_limit) {
+		/* balance_dirty_pages: the writer waits for writeback */
+		p->state = S_THROTTLED;
+		p->wait_app = slot;
+		return 0;
+	}
+	return app_done(s, pi, &p->app[slot]);
+}
+
+static int issue_one(struct sim *s, int pi)
+{
+	struct sim_proc *p = &s->procs[pi];
+	unsigned fi, slot = free_slot(p);
+	uint64_t off, len;
+	int dir;
+	struct app_io *a;
+
+	if (!next_io(s, p, &fi, &off, &len, &dir))
+		return 1;
+	a = &p->app[slot];
+	*a = (struct app_io){ true, dir, s->now, len, 0 };
+	p->inflight++;
+	p->state = S_IO;
+	if (!p->spec->direct)
+		return dir ? buffered_write(s, pi, slot, fi, off, len) :
+			     buffered_read(s, pi, slot, fi, off, len);
+	{
+		struct sim_file *f = &s->files[fi];
+		uint64_t max = s->set->max_sectors_kb * 2;
+		uint64_t sector = f->start + off / 512, left = (len + 511) / 512;
+
+		while (left) {
+			uint64_t n = left < max ? left : max;
+
+			a->pieces++;
+			if (submit(s, K_DIRECT, pi, slot, fi, sector, n, dir, true, 0, 0))
+				return -1;
+			sector += n;
+			left -= n;
+		}
+	}
+	return 0;
+}
+
+static int issue_next(struct sim *s, int pi)
+{
+	struct sim_proc *p = &s->procs[pi];
+
+	if (p->finished)
+		return 0;
+	while (p->inflight < p->spec->iodepth && p->state != S_PAGES &&
+	       p->state != S_THROTTLED && p->state != S_FSYNC && !p->finished) {
+		int rc = issue_one(s, pi);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			if (p->inflight)
+				return 0;	/* the rest completes first */
+			if (p->spec->end_fsync && !p->spec->direct && !p->fsync_then_finish) {
+				p->fsync_then_finish = true;
+				if (start_fsync(s, pi, p->file0 + p->cur) < 0)
+					return -1;
+				if (!fsync_done(s, p))
+					return 0;
+			}
+			job_finish(s, p);
+			return 0;
+		}
+		if (!p->spec->async_engine)
+			break;
+	}
+	return 0;
+}
+
+/* Something changed in the page cache: let waiting processes go on. */
+static int wake_waiters(struct sim *s, unsigned fi)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++) {
+		struct sim_proc *p = &s->procs[i];
+
+		if (p->finished)
+			continue;
+		if (p->state == S_PAGES && p->wait_file == fi &&
+		    pages_ready(&s->files[fi], p->wait_lo, p->wait_hi)) {
+			p->state = S_IO;
+			if (app_done(s, (int)i, &p->app[p->wait_app]))
+				return -1;
+		} else if (p->state == S_THROTTLED &&
+			   s->nr_dirty + s->nr_wb <= s->dirty_limit) {
+			p->state = S_IO;
+			if (app_done(s, (int)i, &p->app[p->wait_app]))
+				return -1;
+		} else if (p->state == S_FSYNC && p->fsync_file == fi && fsync_done(s, p)) {
+			p->state = S_IDLE;
+			if (p->fsync_then_finish) {
+				job_finish(s, p);
+			} else if (p->spec->osync && p->app[p->wait_app].busy) {
+				if (app_done(s, (int)i, &p->app[p->wait_app]))
+					return -1;
+			} else if (issue_next(s, (int)i)) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int complete(struct sim *s, struct sim_rq *rq)
+{
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < s->ndrive; i++)
+		if (s->drive[i] == rq)
+			break;
+	if (i < s->ndrive)
+		s->drive[i] = s->drive[--s->ndrive];
+	if (!s->ndrive)
+		s->r->disk_busy += s->now - s->busy_since;
+	if (s->mech == rq)
+		s->mech = NULL;
+	if (!rq->dispatched || rq->completed++)
+		s->r->violations++;
+	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
+	s->ops->complete(s->sched, &rq->rq, s->now);
+
+	if (rq->kind == K_DIRECT) {
+		struct sim_proc *p = &s->procs[rq->proc];
+		struct app_io *a = &p->app[rq->app];
+
+		if (!--a->pieces)
+			rc = app_done(s, rq->proc, a);
+	} else {
+		struct sim_file *f = &s->files[rq->file];
+		uint64_t pg;
+
+		for (pg = rq->page_lo; pg < rq->page_lo + rq->npages; pg++) {
+			uint8_t *st = &f->pages[pg];
+
+			if (rq->kind == K_RA) {
+				*st = P_CLEAN;
+			} else {
+				s->nr_wb--;
+				if (*st == P_WB_DIRTY) {
+					*st = P_DIRTY;
+					f->ndirty++;
+					s->nr_dirty++;
+					dirty_list_add(s, rq->file);
+				} else {
+					*st = P_CLEAN;
+				}
+			}
+		}
+		if (rq->kind == K_WB)
+			s->flusher_inflight--;
+		if (rq->kind == K_WB || rq->kind == K_FSYNC)
+			f->wb_inflight--;
+		if (rq->kind == K_FSYNC && s->procs[rq->proc].fsync_pending)
+			s->procs[rq->proc].fsync_pending--;
+		rc = wake_waiters(s, rq->file);
+		if (!rc)
+			rc = flusher_run(s);
+	}
+	if (rq->proc >= 0)
+		report_exit(s, &s->procs[rq->proc]);
+	rq_free(s, rq);
+	start_mech(s);
+	return rc;
+}
+
+/* ---- setup ---- */
+
+static int add_file(struct sim *s, uint64_t *cursor, uint64_t size, size_t *cap)
+{
+	struct sim_file *f;
+
+	if (s->nfiles == *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		struct sim_file *nf = realloc(s->files, n * sizeof(*nf));
+
+		if (!nf)
+			return -1;
+		s->files = nf;
+		*cap = n;
+	}
+	f = &s->files[s->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->start = *cursor;
+	f->size = size;
+	f->dirty_next = -1;
+	*cursor += (size + PAGE - 1) / PAGE * SECT_PER_PAGE;
+	return 0;
+}
+
+static int layout(struct sim *s, char *err, size_t errlen)
+{
+	const struct workload *w = s->w;
+	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity;
+	size_t i, fcap = 0, pi = 0;
+	unsigned k, n;
+
+	for (i = 0; i < w->nr_jobs; i++)
+		s->nprocs += w->jobs[i].numjobs;
+	s->procs = calloc(s->nprocs, sizeof(*s->procs));
+	if (!s->procs)
+		return -1;
+	for (i = 0; i < w->nr_jobs; i++) {
+		const struct job_spec *j = &w->jobs[i];
+
+		for (k = 0; k < j->numjobs; k++, pi++) {
+			struct sim_proc *p = &s->procs[pi];
+			bool raw = !strncmp(j->filename, "/dev/", 5);
+			size_t shared = s->nfiles;
+
+			p->spec = j;
+			if (j->numjobs > 1)
+				snprintf(p->name, sizeof(p->name), "%s.%u", j->name, k);
+			else
+				snprintf(p->name, sizeof(p->name), "%s", j->name);
+			p->rng = s->set->seed * 0x9e3779b97f4a7c15ULL + pi * 7919 + 1;
+			p->loops_left = j->loops;
+			antic_proc_init(&p->ap);
+			p->app = calloc(j->iodepth, sizeof(*p->app));
+			if (!p->app)
+				return -1;
+			/* jobs naming the same file share it, as in fio */
+			if (j->filename[0]) {
+				size_t q;
+
+				for (q = 0; q < pi; q++)
+					if (!strcmp(s->procs[q].spec->filename, j->filename))
+						break;
+				if (q < pi) {
+					p->file0 = s->procs[q].file0;
+					p->nfiles = s->procs[q].nfiles;
+					goto sized;
+				}
+			}
+			p->file0 = (unsigned)shared;
+			p->nfiles = j->nrfiles;
+			if (raw) {
+				uint64_t c0 = 0;
+
+				if (add_file(s, &c0, cap_sect * 512, &fcap))
+					return -1;
+				p->nfiles = 1;
+				goto sized;
+			}
+			cursor = (cursor + 2047) / 2048 * 2048;
+			for (n = 0; n < j->nrfiles; n++) {
+				uint64_t sz = j->filesize_lo ?
+					j->filesize_lo + rng_below(&p->rng, j->filesize_hi - j->filesize_lo + 1) :
+					j->size / j->nrfiles;
+
+				sz = (sz + 511) / 512 * 512;
+				if (sz < 512)
+					sz = 512;
+				if (add_file(s, &cursor, sz, &fcap))
+					return -1;
+				cursor += j->file_gap / 512;
+			}
+sized:
+			for (n = 0; n < p->nfiles; n++) {
+				const struct sim_file *f = &s->files[p->file0 + n];
+
+				if (f->start + (f->size + 511) / 512 > cap_sect) {
+					snprintf(err, errlen, "job '%s': its files do not fit on the disk (%llu MiB)",
+						 j->name, (unsigned long long)(cap_sect >> 11));
+					return -1;
+				}
+				if (j->offset >= f->size) {
+					snprintf(err, errlen, "job '%s': offset is past the end of its file", j->name);
+					return -1;
+				}
+				p->io_size += f->size - j->offset;
+			}
+			if (j->size && (raw || j->filesize_lo || j->filename[0]))
+				p->io_size = j->size < p->io_size || raw ? j->size : p->io_size;
+			p->pos = j->offset;
+			p->res = &s->r->jobs[pi];
+			snprintf(p->res->name, sizeof(p->res->name), "%s", p->name);
+		}
+	}
+	return 0;
+}
+
+static void sim_free(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++)
+		free(s->procs[i].app);
+	for (i = 0; i < s->nfiles; i++)
+		free(s->files[i].pages);
+	for (i = 0; i < s->nblocks; i++)
+		free(s->blocks[i]);
+	free(s->blocks);
+	free(s->procs);
+	free(s->files);
+	free(s->heap);
+	free(s->drive);
+}
+
+int sim_run(const struct workload *w, enum sim_policy pol,
+	    const struct sim_options *o, struct sim_result *r,
+	    char *err, size_t errlen)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	const char *why = NULL;
+	size_t i;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	s->w = w;
+	s->set = &w->set;
+	s->r = r;
+	s->o = o;
+	s->pol = pol;
+	s->dirty_head = s->dirty_tail = -1;
+	r->scheduler = sim_policy_name(pol);
+	if (disk_init(&s->disk, &w->set.disk, &why)) {
+		snprintf(err, errlen, "disk parameter '%s' is out of range", why);
+		goto out;
+	}
+	s->drive = calloc(s->disk.p.queue_depth, sizeof(*s->drive));
+	r->nr_jobs = 0;
+	for (i = 0; i < w->nr_jobs; i++)
+		r->nr_jobs += w->jobs[i].numjobs;
+	r->jobs = calloc(r->nr_jobs, sizeof(*r->jobs));
+	if (!s->drive || !r->jobs) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	switch (pol) {
+	case POL_NOOP:
+		noop_init(&s->u.noop);
+		s->ops = &noop_policy_ops;
+		break;
+	case POL_DEADLINE:
+		dl_init(&s->u.dl, &w->set.dl);
+		s->ops = &dl_policy_ops;
+		break;
+	default: {
+		struct as_tunables t = w->set.as;
+
+		/* as in the kernel: no anticipation on a non-rotational disk unless asked */
+		if (!disk_rotational(&s->disk) && !w->set.as_explicit_antic)
+			t.antic_expire = 0;
+		as_init(&s->u.as, &t);
+		s->ops = &as_policy_ops;
+		break;
+	}
+	}
+	s->sched = &s->u;
+	antic_proc_init(&s->flusher);
+	s->dirty_limit = w->set.mem_bytes / PAGE * w->set.dirty_ratio / 100;
+	s->bg_limit = w->set.mem_bytes / PAGE * w->set.dirty_background_ratio / 100;
+	if (layout(s, err, errlen)) {
+		if (!*err)
+			snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	s->jobs_left = (unsigned)s->nprocs;
+	for (i = 0; i < s->nprocs; i++)
+		if (push_event(s, s->procs[i].spec->startdelay, EV_WAKE, (int)i, NULL))
+			goto oom;
+	while (s->nheap) {
+		struct event ev;
+
+		if (s->stop && (!o->drain || !s->live_rqs))
+			break;
+		ev = pop_event(s);
+		if (ev.t > w->set.max_time) {
+			r->timed_out = true;
+			break;
+		}
+		s->now = ev.t;
+		r->events++;
+		if (o->progress && s->now >= s->next_progress) {
+			fprintf(stderr, "\r  %-13s %8.1f s simulated", r->scheduler,
+				(double)s->now / 1e9);
+			s->next_progress = s->now + ANTIC_NSEC_PER_SEC;
+		}
+		switch (ev.type) {
+		case EV_WAKE: {
+			struct sim_proc *p = &s->procs[ev.arg];
+
+			if (p->finished)
+				break;
+			if (!p->started) {
+				p->started = true;
+				p->start = s->now;
+				if (p->spec->runtime &&
+				    push_event(s, s->now + p->spec->runtime, EV_END, ev.arg, NULL))
+					goto oom;
+			}
+			if (p->state == S_THINK)
+				p->state = S_IDLE;
+			if (issue_next(s, ev.arg))
+				goto oom;
+			break;
+		}
+		case EV_END:
+			job_finish(s, &s->procs[ev.arg]);
+			break;
+		case EV_DONE:
+			if (complete(s, ev.rq))
+				goto oom;
+			break;
+		case EV_SCHED:
+			if (pol == POL_AS)
+				as_timer(&s->u.as, s->now);
+			break;
+		}
+		kick(s);
+	}
+	if (o->progress)
+		fprintf(stderr, "\r%60s\r", "");
+	r->sim_time = s->now;
+	r->disk = s->disk.st;
+	if (s->ndrive)
+		r->disk_busy += s->now - s->busy_since;
+	for (i = 0; i < s->nprocs; i++)
+		if (!s->procs[i].finished && s->procs[i].started)
+			r->jobs[i].runtime = s->now - s->procs[i].start;
+	if (pol == POL_AS) {
+		r->as = s->u.as.cnt;
+		as_estimates(&s->u.as, &r->est);
+	}
+	/* with drain, every request created must have completed */
+	if (o->drain && !r->timed_out)
+		r->violations += s->live_rqs;
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "out of memory");
+out:
+	if (rc)
+		sim_result_free(r);
+	sim_free(s);
+	free(s);
+	return rc;
+}
+
+void sim_result_free(struct sim_result *r)
+{
+	free(r->jobs);
+	r->jobs = NULL;
+}

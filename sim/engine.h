@@ -1,0 +1,53 @@
+/*
+ * engine.h - the discrete-event simulator: jobs, a page-cache model, the
+ * block layer's queue around a core/ policy, and the disk model, all in
+ * virtual time. Deterministic for a given workload and seed.
+ */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include "job.h"
+#include "hist.h"
+
+enum sim_policy { POL_NOOP, POL_DEADLINE, POL_AS, POL_NR };
+
+struct job_result {
+	char name[80];
+	uint64_t io_bytes[2];	/* [0] read, [1] write, as the application saw */
+	uint64_t ios[2];
+	uint64_t runtime;	/* ns */
+	struct hist lat[2];	/* completion latency of each application I/O */
+};
+
+struct sim_result {
+	const char *scheduler;
+	size_t nr_jobs;
+	struct job_result *jobs;
+	uint64_t sim_time;	/* ns when the last job ended */
+	uint64_t disk_busy;	/* ns with a command at the drive */
+	struct disk_stats disk;
+	uint64_t events;
+	uint64_t requests;	/* block requests created */
+	uint64_t bytes_added, bytes_completed;
+	uint64_t violations;	/* dispatched twice, completed twice, or never */
+	uint64_t max_sync_wait;	/* ns from add to dispatch, sync requests */
+	uint64_t max_read_wait;
+	bool timed_out;		/* max_time reached before the jobs ended */
+	struct as_counters as;
+	struct as_estimates est;
+};
+
+struct sim_options {
+	bool drain;		/* after the jobs end, finish every request */
+	bool progress;		/* a progress line on stderr */
+};
+
+/* Run @w under @pol. Returns 0, or -1 with a reason in @err. */
+int sim_run(const struct workload *w, enum sim_policy pol,
+	    const struct sim_options *o, struct sim_result *r,
+	    char *err, size_t errlen);
+void sim_result_free(struct sim_result *r);
+const char *sim_policy_name(enum sim_policy p);
+int sim_policy_parse(const char *s, enum sim_policy *p);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * job.h - workload descriptions as antic-sim reads them from fio-style
+ * job files, and the simulator settings a job file or the command line
+ * may change.
+ */
+#ifndef SIM_JOB_H
+#define SIM_JOB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../core/anticipatory.h"
+#include "../core/deadline.h"
+#include "../core/disk.h"
+
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW };
+/* fio's default, roundrobin, is not modelled: files are read one after another */
+enum file_service { FS_SEQUENTIAL, FS_RANDOM };
+
+struct job_spec {
+	char name[64];
+	int line;		/* of the section header */
+	int rw;
+	unsigned rwmixread;	/* percent */
+	uint64_t bs;
+	uint64_t size;		/* bytes per job over all its files */
+	uint64_t filesize_lo, filesize_hi;
+	unsigned nrfiles;
+	int file_service;
+	uint64_t file_gap;	/* antic extension: bytes between files */
+	uint64_t offset;
+	char filename[256];
+	unsigned numjobs;
+	uint64_t thinktime;	/* ns */
+	unsigned thinktime_blocks;
+	unsigned iodepth;
+	bool async_engine;
+	bool direct;
+	bool osync;
+	uint64_t runtime;	/* ns, 0 = none */
+	bool time_based;
+	uint64_t startdelay;	/* ns */
+	unsigned fsync_every;
+	bool end_fsync;
+	bool exitall;
+	unsigned loops;
+};
+
+struct sim_settings {
+	uint64_t seed;
+	struct disk_params disk;
+	struct as_tunables as;
+	bool as_explicit_antic;	/* antic_expire given: keep it on an SSD too */
+	struct dl_tunables dl;
+	uint64_t mem_bytes;
+	unsigned dirty_ratio, dirty_background_ratio;
+	uint64_t read_ahead_kb;
+	uint64_t max_sectors_kb;
+	unsigned nr_requests;	/* flusher's limit on queued writeback */
+	uint64_t max_time;	/* ns of virtual time before giving up */
+	/* ns from an I/O's completion to its process's next request (wake-up) */
+	uint64_t wakeup;
+};
+
+struct workload {
+	struct job_spec *jobs;
+	size_t nr_jobs;
+	struct sim_settings set;
+};
+
+void sim_default_settings(struct sim_settings *s);
+/*
+ * Parse a job file. On error returns -1 and writes "FILE:LINE: ..." to
+ * @err; nothing is left allocated.
+ */
+int jobfile_load(const char *path, struct workload *w, char *err, size_t errlen);
+int jobfile_parse(const char *name, const char *text, struct workload *w,
+		  char *err, size_t errlen);
+void workload_free(struct workload *w);
+/*
+ * Apply one NAME=VALUE setting (tunable, disk parameter or simulator
+ * setting). Returns 0, or -1 with a reason in @err.
+ */
+int settings_apply(struct sim_settings *s, const char *name, const char *value,
+		   char *err, size_t errlen);
+
+/* fio-style value parsers; 0 on success. */
+int parse_size(const char *s, uint64_t *out);
+int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
+int parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+#endif

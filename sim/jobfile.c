@@ -1,0 +1,597 @@
+/*
+ * jobfile.c - reads the subset of fio's job-file syntax antic-sim
+ * understands; anything else is an error naming the file, line and option,
+ * so a workload never runs differently from what its file says.
+ */
+#include "job.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_default_settings(struct sim_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->seed = 1;
+	disk_default_params(&s->disk);
+	as_default_tunables(&s->as, true);
+	dl_default_tunables(&s->dl);
+	s->mem_bytes = 256ULL << 20;	/* Morton's test machine */
+	s->dirty_ratio = 20;
+	s->dirty_background_ratio = 10;
+	s->read_ahead_kb = 128;
+	s->max_sectors_kb = 512;
+	s->nr_requests = 64;
+	s->wakeup = 20 * 1000;
+	s->max_time = 3600ULL * ANTIC_NSEC_PER_SEC;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* fio sizes: a number with an optional k/m/g/t suffix, base 1024. */
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end) {
+		char c = (char)tolower((unsigned char)*end);
+		const char *rest = end + 1;
+
+		switch (c) {
+		case 'k': mul = 1ULL << 10; break;
+		case 'm': mul = 1ULL << 20; break;
+		case 'g': mul = 1ULL << 30; break;
+		case 't': mul = 1ULL << 40; break;
+		case 'b': mul = 1; rest = end + 1; break;
+		default: return -1;
+		}
+		if (c != 'b' && (!strcasecmp(rest, "ib") || !strcasecmp(rest, "b")))
+			rest = "";
+		if (*rest)
+			return -1;
+	}
+	if (v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+/* fio times: a number with an optional unit; @unit_ns when it has none. */
+int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
+{
+	static const struct { const char *sfx; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "s", 1000000000ULL }, { "sec", 1000000000ULL },
+		{ "m", 60000000000ULL }, { "min", 60000000000ULL },
+		{ "h", 3600000000000ULL },
+	};
+	char *end;
+	unsigned long long v;
+	size_t i;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcasecmp(end, units[i].sfx))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -1;
+		unit_ns = units[i].ns;
+	}
+	if (v > UINT64_MAX / unit_ns / 4)
+		return -1;
+	*out = v * unit_ns;
+	return 0;
+}
+
+static void default_job(struct job_spec *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->rw = RW_READ;
+	j->rwmixread = 50;
+	j->bs = 4096;
+	j->nrfiles = 1;
+	j->file_service = FS_SEQUENTIAL;
+	j->numjobs = 1;
+	j->thinktime_blocks = 1;
+	j->iodepth = 1;
+	j->loops = 1;
+}
+
+static int seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int bool_value(const char *v, bool *out)
+{
+	if (!*v || !strcmp(v, "1")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "0")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+/* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
+static int job_option(struct job_spec *j, const char *k, const char *v)
+{
+	uint64_t x;
+
+	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
+		static const char *const names[] = { "read", "write", "randread",
+			"randwrite", "rw", "randrw" };
+		size_t i;
+
+		for (i = 0; i < 6; i++)
+			if (!strcmp(v, names[i]))
+				break;
+		if (i == 6 && !strcmp(v, "readwrite"))
+			i = RW_RW;
+		if (i == 6)
+			return -1;
+		j->rw = (int)i;
+	} else if (!strcmp(k, "rwmixread") || !strcmp(k, "rwmixwrite")) {
+		if (parse_uint(v, 100, &x))
+			return -1;
+		j->rwmixread = (unsigned)(k[5] == 'r' ? x : 100 - x);
+	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
+		if (parse_size(v, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+			return -1;
+		j->bs = x;
+	} else if (!strcmp(k, "size")) {
+		if (parse_size(v, &x) || !x)
+			return -1;
+		j->size = x;
+	} else if (!strcmp(k, "filesize")) {
+		char buf[64], *dash;
+		uint64_t lo, hi;
+
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		dash = strchr(buf, '-');
+		if (dash)
+			*dash = 0;
+		if (parse_size(buf, &lo) || !lo)
+			return -1;
+		hi = lo;
+		if (dash && (parse_size(dash + 1, &hi) || hi < lo))
+			return -1;
+		j->filesize_lo = lo;
+		j->filesize_hi = hi;
+	} else if (!strcmp(k, "nrfiles")) {
+		if (parse_uint(v, 1000000, &x) || !x)
+			return -1;
+		j->nrfiles = (unsigned)x;
+	} else if (!strcmp(k, "file_service_type")) {
+		if (!strcmp(v, "sequential"))
+			j->file_service = FS_SEQUENTIAL;
+		else if (!strcmp(v, "random"))
+			j->file_service = FS_RANDOM;
+		else
+			return -1;
+	} else if (!strcmp(k, "file_gap")) {
+		if (parse_size(v, &x))
+			return -1;
+		j->file_gap = x;
+	} else if (!strcmp(k, "offset")) {
+		if (parse_size(v, &x) || x % 512)
+			return -1;
+		j->offset = x;
+	} else if (!strcmp(k, "filename")) {
+		if (!*v || strlen(v) >= sizeof(j->filename))
+			return -1;
+		strcpy(j->filename, v);
+	} else if (!strcmp(k, "directory") || !strcmp(k, "description")) {
+		/* naming only: the simulated files live on the one disk */
+	} else if (!strcmp(k, "numjobs")) {
+		if (parse_uint(v, 4096, &x) || !x)
+			return -1;
+		j->numjobs = (unsigned)x;
+	} else if (!strcmp(k, "thinktime")) {
+		if (parse_time(v, 1000, &x))
+			return -1;
+		j->thinktime = x;
+	} else if (!strcmp(k, "thinktime_blocks")) {
+		if (parse_uint(v, 1U << 30, &x) || !x)
+			return -1;
+		j->thinktime_blocks = (unsigned)x;
+	} else if (!strcmp(k, "iodepth")) {
+		if (parse_uint(v, 4096, &x) || !x)
+			return -1;
+		j->iodepth = (unsigned)x;
+	} else if (!strcmp(k, "ioengine")) {
+		if (!strcmp(v, "sync") || !strcmp(v, "psync") ||
+		    !strcmp(v, "pvsync") || !strcmp(v, "vsync"))
+			j->async_engine = false;
+		else if (!strcmp(v, "libaio") || !strcmp(v, "io_uring"))
+			j->async_engine = true;
+		else
+			return -1;
+	} else if (!strcmp(k, "direct")) {
+		if (bool_value(v, &j->direct))
+			return -1;
+	} else if (!strcmp(k, "buffered")) {
+		bool b;
+
+		if (bool_value(v, &b))
+			return -1;
+		j->direct = !b;
+	} else if (!strcmp(k, "sync")) {
+		if (bool_value(v, &j->osync))
+			return -1;
+	} else if (!strcmp(k, "runtime") || !strcmp(k, "timeout")) {
+		if (parse_time(v, 1000000000ULL, &x))
+			return -1;
+		j->runtime = x;
+	} else if (!strcmp(k, "time_based")) {
+		if (bool_value(v, &j->time_based))
+			return -1;
+	} else if (!strcmp(k, "startdelay")) {
+		if (parse_time(v, 1000000000ULL, &x))
+			return -1;
+		j->startdelay = x;
+	} else if (!strcmp(k, "fsync")) {
+		if (parse_uint(v, 1U << 30, &x))
+			return -1;
+		j->fsync_every = (unsigned)x;
+	} else if (!strcmp(k, "end_fsync")) {
+		if (bool_value(v, &j->end_fsync))
+			return -1;
+	} else if (!strcmp(k, "exitall")) {
+		if (bool_value(v, &j->exitall))
+			return -1;
+	} else if (!strcmp(k, "loops")) {
+		if (parse_uint(v, 1U << 20, &x) || !x)
+			return -1;
+		j->loops = (unsigned)x;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static int ms_value(const char *v, uint64_t max_ms, uint64_t *ns)
+{
+	uint64_t x;
+
+	if (parse_uint(v, max_ms, &x))
+		return -1;
+	*ns = x * ANTIC_NSEC_PER_MSEC;
+	return 0;
+}
+
+int settings_apply(struct sim_settings *s, const char *k, const char *v,
+		   char *err, size_t errlen)
+{
+	static const struct { const char *name; size_t off; uint64_t lo, hi; } dp[] = {
+#define P(f, lo, hi) { #f, offsetof(struct disk_params, f), lo, hi }
+		P(rpm, 1000, 30000), P(heads, 1, 64), P(zones, 1, 64),
+		P(outer_mbps, 1, 100000), P(inner_mbps, 1, 100000),
+		P(track_to_track_us, 1, 1000000), P(avg_seek_us, 1, 1000000),
+		P(full_stroke_us, 1, 1000000), P(overhead_us, 0, 1000000),
+		P(cache_segments, 0, 64), P(segment_kb, 4, 65536),
+		P(iface_mbps, 1, 100000), P(queue_depth, 1, 256),
+		P(ssd_read_us, 0, 1000000), P(ssd_write_us, 0, 1000000),
+		P(ssd_channels, 1, 64), P(ssd_mbps, 1, 100000),
+#undef P
+	};
+	uint64_t x;
+	size_t i;
+
+	for (i = 0; i < sizeof(dp) / sizeof(dp[0]); i++) {
+		if (strcmp(k, dp[i].name))
+			continue;
+		if (parse_uint(v, dp[i].hi, &x) || x < dp[i].lo)
+			return seterr(err, errlen,
+				      "%s: want an integer in %llu..%llu, got '%s'",
+				      k, (unsigned long long)dp[i].lo,
+				      (unsigned long long)dp[i].hi, v);
+		*(uint32_t *)((char *)&s->disk + dp[i].off) = (uint32_t)x;
+		return 0;
+	}
+	if (!strcmp(k, "type")) {
+		if (!strcmp(v, "hdd")) {
+			s->disk.type = DISK_HDD;
+		} else if (!strcmp(v, "ssd")) {
+			s->disk.type = DISK_SSD;
+			if (s->disk.queue_depth == 1)
+				s->disk.queue_depth = 32;
+		} else {
+			return seterr(err, errlen, "type: want hdd or ssd, got '%s'", v);
+		}
+		return 0;
+	}
+	if (!strcmp(k, "capacity")) {
+		if (parse_size(v, &x) || x < (1ULL << 20))
+			return seterr(err, errlen, "capacity: want a size of at least 1m, got '%s'", v);
+		s->disk.capacity = x / 512;
+		return 0;
+	}
+	if (!strcmp(k, "seed")) {
+		if (parse_uint(v, UINT64_MAX, &s->seed))
+			return seterr(err, errlen, "seed: want an unsigned integer, got '%s'", v);
+		return 0;
+	}
+	/* AS tunables, in ms as the sysfs files; 0..1 hour */
+	{
+		static const struct { const char *name; size_t off; } at[] = {
+			{ "antic_expire", offsetof(struct as_tunables, antic_expire) },
+			{ "read_expire", offsetof(struct as_tunables, read_expire) },
+			{ "write_expire", offsetof(struct as_tunables, write_expire) },
+			{ "read_batch_expire", offsetof(struct as_tunables, read_batch_expire) },
+			{ "write_batch_expire", offsetof(struct as_tunables, write_batch_expire) },
+		};
+		for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+			if (strcmp(k, at[i].name))
+				continue;
+			if (ms_value(v, 3600000, (uint64_t *)((char *)&s->as + at[i].off)))
+				return seterr(err, errlen, "%s: want milliseconds 0..3600000, got '%s'", k, v);
+			if (i == 0)
+				s->as_explicit_antic = true;
+			return 0;
+		}
+	}
+	if (!strcmp(k, "dl_read_expire") || !strcmp(k, "dl_write_expire")) {
+		if (ms_value(v, 3600000, k[3] == 'r' ? &s->dl.read_expire : &s->dl.write_expire))
+			return seterr(err, errlen, "%s: want milliseconds 0..3600000, got '%s'", k, v);
+		return 0;
+	}
+	if (!strcmp(k, "writes_starved") || !strcmp(k, "fifo_batch")) {
+		if (parse_uint(v, 1U << 20, &x) || (k[0] == 'f' && !x))
+			return seterr(err, errlen, "%s: want an integer%s, got '%s'", k,
+				      k[0] == 'f' ? " of at least 1" : "", v);
+		*(k[0] == 'w' ? &s->dl.writes_starved : &s->dl.fifo_batch) = (uint32_t)x;
+		return 0;
+	}
+	if (!strcmp(k, "mem")) {
+		if (parse_size(v, &x) || x < (16ULL << 20))
+			return seterr(err, errlen, "mem: want a size of at least 16m, got '%s'", v);
+		s->mem_bytes = x;
+		return 0;
+	}
+	if (!strcmp(k, "dirty_ratio") || !strcmp(k, "dirty_background_ratio")) {
+		if (parse_uint(v, 100, &x) || !x)
+			return seterr(err, errlen, "%s: want a percentage 1..100, got '%s'", k, v);
+		*(k[6] == 'r' ? &s->dirty_ratio : &s->dirty_background_ratio) = (unsigned)x;
+		return 0;
+	}
+	if (!strcmp(k, "read_ahead_kb") || !strcmp(k, "max_sectors_kb")) {
+		if (parse_uint(v, 65536, &x) || (k[0] == 'm' && x < 4))
+			return seterr(err, errlen, "%s: want KiB %s..65536, got '%s'", k,
+				      k[0] == 'm' ? "4" : "0", v);
+		*(k[0] == 'r' ? &s->read_ahead_kb : &s->max_sectors_kb) = x;
+		return 0;
+	}
+	if (!strcmp(k, "nr_requests")) {
+		if (parse_uint(v, 100000, &x) || !x)
+			return seterr(err, errlen, "nr_requests: want 1..100000, got '%s'", v);
+		s->nr_requests = (unsigned)x;
+		return 0;
+	}
+	if (!strcmp(k, "max_time")) {
+		if (parse_time(v, ANTIC_NSEC_PER_SEC, &x) || !x)
+			return seterr(err, errlen, "max_time: want a time, got '%s'", v);
+		s->max_time = x;
+		return 0;
+	}
+	if (!strcmp(k, "wakeup")) {
+		if (parse_time(v, 1000, &x) || x > ANTIC_NSEC_PER_SEC)
+			return seterr(err, errlen, "wakeup: want a time up to 1s (default unit us), got '%s'", v);
+		s->wakeup = x;
+		return 0;
+	}
+	return seterr(err, errlen, "unknown setting '%s'", k);
+}
+
+static int finish_job(const char *file, struct job_spec *j, char *err,
+		      size_t errlen)
+{
+	if (!j->size && !j->filesize_lo)
+		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize",
+			      file, j->line, j->name);
+	if (j->time_based && !j->runtime && !j->exitall)
+		return seterr(err, errlen,
+			      "%s:%d: job '%s': time_based without runtime never ends (add runtime or exitall to another job)",
+			      file, j->line, j->name);
+	if (!j->async_engine)
+		j->iodepth = 1;
+	return 0;
+}
+
+int jobfile_parse(const char *file, const char *text, struct workload *w,
+		  char *err, size_t errlen)
+{
+	struct job_spec global, *cur = NULL;
+	struct job_spec *jobs = NULL;
+	size_t nr = 0, cap = 0;
+	int lineno = 0, in_global = 0, in_sim = 0;
+	const char *p = text;
+	char line[1024];
+
+	default_job(&global);
+	sim_default_settings(&w->set);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *s, *eq, *key, *val;
+
+		lineno++;
+		if (len >= sizeof(line)) {
+			seterr(err, errlen, "%s:%d: line too long", file, lineno);
+			goto fail;
+		}
+		memcpy(line, p, len);
+		line[len] = 0;
+		p += len + (nl ? 1 : 0);
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+
+			if (!e || e[1] || e == s + 1 || (size_t)(e - s) > sizeof(global.name)) {
+				seterr(err, errlen, "%s:%d: bad section header '%s'", file, lineno, s);
+				goto fail;
+			}
+			*e = 0;
+			if (cur && finish_job(file, cur, err, errlen))
+				goto fail;
+			cur = NULL;
+			in_global = !strcmp(s + 1, "global");
+			in_sim = !strcmp(s + 1, "antic-sim");
+			if (in_global || in_sim)
+				continue;
+			if (nr == cap) {
+				struct job_spec *n;
+
+				cap = cap ? cap * 2 : 8;
+				n = realloc(jobs, cap * sizeof(*jobs));
+				if (!n) {
+					seterr(err, errlen, "%s: out of memory", file);
+					goto fail;
+				}
+				jobs = n;
+			}
+			cur = &jobs[nr++];
+			*cur = global;
+			snprintf(cur->name, sizeof(cur->name), "%s", s + 1);
+			cur->line = lineno;
+			continue;
+		}
+		eq = strchr(s, '=');
+		key = s;
+		val = (char *)"";
+		if (eq) {
+			*eq = 0;
+			key = trim(s);
+			val = trim(eq + 1);
+		}
+		if (in_sim) {
+			char why[256];
+
+			if (settings_apply(&w->set, key, val, why, sizeof(why))) {
+				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
+				goto fail;
+			}
+			continue;
+		}
+		if (!cur && !in_global) {
+			seterr(err, errlen, "%s:%d: option '%s' outside any section", file, lineno, key);
+			goto fail;
+		}
+		switch (job_option(cur ? cur : &global, key, val)) {
+		case 1:
+			seterr(err, errlen, "%s:%d: option '%s' is not supported by antic-sim",
+			       file, lineno, key);
+			goto fail;
+		case -1:
+			seterr(err, errlen, "%s:%d: option '%s': bad value '%s'", file, lineno, key, val);
+			goto fail;
+		}
+	}
+	if (cur && finish_job(file, cur, err, errlen))
+		goto fail;
+	if (!nr) {
+		seterr(err, errlen, "%s: no jobs", file);
+		goto fail;
+	}
+	w->jobs = jobs;
+	w->nr_jobs = nr;
+	return 0;
+fail:
+	free(jobs);
+	w->jobs = NULL;
+	w->nr_jobs = 0;
+	return -1;
+}
+
+int jobfile_load(const char *path, struct workload *w, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	int rc;
+
+	if (!f)
+		return seterr(err, errlen, "%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		return seterr(err, errlen, "%s: cannot read", path);
+	}
+	if (n > (16 << 20)) {
+		fclose(f);
+		return seterr(err, errlen, "%s: larger than 16 MiB", path);
+	}
+	buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		fclose(f);
+		return seterr(err, errlen, "%s: cannot read", path);
+	}
+	fclose(f);
+	buf[n] = 0;
+	if (strlen(buf) != (size_t)n) {
+		free(buf);
+		return seterr(err, errlen, "%s: contains a NUL byte", path);
+	}
+	rc = jobfile_parse(path, buf, w, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void workload_free(struct workload *w)
+{
+	free(w->jobs);
+	w->jobs = NULL;
+	w->nr_jobs = 0;
+}

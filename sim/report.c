@@ -1,0 +1,250 @@
+/*
+ * report.c - what antic-sim prints: a table with one column per
+ * scheduler, JSON in fio's shape (jobs[].read.bw_bytes, clat_ns.percentile)
+ * under a per-scheduler key, and CSV for spreadsheets and gnuplot.
+ */
+#include "report.h"
+#include <string.h>
+
+#define ANTIC_SIM_VERSION "0.1"
+
+double job_bw(const struct job_result *j, int dir)
+{
+	return j->runtime ? (double)j->io_bytes[dir] * 1e9 / (double)j->runtime : 0;
+}
+
+static double iops(const struct job_result *j, int dir)
+{
+	return j->runtime ? (double)j->ios[dir] * 1e9 / (double)j->runtime : 0;
+}
+
+static double util(const struct sim_result *r)
+{
+	return r->sim_time ? 100.0 * (double)r->disk_busy / (double)r->sim_time : 0;
+}
+
+static double mean_seek(const struct sim_result *r)
+{
+	return r->disk.seeks ? (double)r->disk.seek_sectors / (double)r->disk.seeks : 0;
+}
+
+static void row(FILE *f, const char *job, const char *what)
+{
+	fprintf(f, "%-14.14s %-16s", job, what);
+}
+
+void report_table(FILE *f, const struct report_ctx *c)
+{
+	const struct disk_params *d = &c->w->set.disk;
+	size_t i, k;
+	int dir;
+	static const char *const dn[] = { "read", "write" };
+
+	fprintf(f, "antic-sim %s: %s, seed %llu, %s %s%u rpm, %llu GB, queue depth %u\n",
+		ANTIC_SIM_VERSION, c->jobfile, (unsigned long long)c->w->set.seed,
+		d->type == DISK_SSD ? "ssd" : "hdd", d->type == DISK_SSD ? "(model) " : "",
+		d->type == DISK_SSD ? 0 : d->rpm,
+		(unsigned long long)(d->capacity * 512 / 1000000000ULL), d->queue_depth);
+	row(f, "", "");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13s", c->res[k].scheduler);
+	fputc('\n', f);
+	for (i = 0; i < c->res[0].nr_jobs; i++) {
+		const char *name = c->res[0].jobs[i].name;
+
+		for (dir = 0; dir < 2; dir++) {
+			bool any = false;
+			char what[32];
+
+			for (k = 0; k < c->nres; k++)
+				any |= c->res[k].jobs[i].ios[dir] > 0;
+			if (!any)
+				continue;
+			snprintf(what, sizeof(what), "%s MB/s", dn[dir]);
+			row(f, name, what);
+			for (k = 0; k < c->nres; k++)
+				fprintf(f, " %13.2f", job_bw(&c->res[k].jobs[i], dir) / 1e6);
+			fputc('\n', f);
+			name = "";
+			snprintf(what, sizeof(what), "%s IOPS", dn[dir]);
+			row(f, name, what);
+			for (k = 0; k < c->nres; k++)
+				fprintf(f, " %13.1f", iops(&c->res[k].jobs[i], dir));
+			fputc('\n', f);
+			{
+				static const double pct[] = { 0.5, 0.99, 0.999 };
+				static const char *const pn[] = { "p50", "p99", "p99.9" };
+				int q;
+
+				for (q = 0; q < 3; q++) {
+					snprintf(what, sizeof(what), "clat %s ms", pn[q]);
+					row(f, "", what);
+					for (k = 0; k < c->nres; k++)
+						fprintf(f, " %13.3f",
+							(double)hist_percentile(&c->res[k].jobs[i].lat[dir], pct[q]) / 1e6);
+					fputc('\n', f);
+				}
+			}
+		}
+		row(f, name, "runtime s");
+		for (k = 0; k < c->nres; k++)
+			fprintf(f, " %13.2f", (double)c->res[k].jobs[i].runtime / 1e9);
+		fputc('\n', f);
+	}
+	row(f, "disk", "util %");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13.1f", util(&c->res[k]));
+	fputc('\n', f);
+	row(f, "", "seeks");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13llu", (unsigned long long)c->res[k].disk.seeks);
+	fputc('\n', f);
+	row(f, "", "mean seek MiB");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13.1f", mean_seek(&c->res[k]) * 512 / 1048576.0);
+	fputc('\n', f);
+	row(f, "", "time s");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13.2f", (double)c->res[k].sim_time / 1e9);
+	fputc('\n', f);
+	for (k = 0; k < c->nres; k++) {
+		const struct as_counters *a = &c->res[k].as;
+
+		if (strcmp(c->res[k].scheduler, "anticipatory"))
+			continue;
+		fprintf(f, "anticipation: %llu waits; ended by own request %llu, close %llu, "
+			"timeout %llu, deadline %llu, exit %llu, think time %llu, busy %llu\n",
+			(unsigned long long)a->antic_started,
+			(unsigned long long)a->antic_end[AS_END_OWN],
+			(unsigned long long)a->antic_end[AS_END_CLOSE],
+			(unsigned long long)a->antic_end[AS_END_TIMEOUT],
+			(unsigned long long)a->antic_end[AS_END_DEADLINE],
+			(unsigned long long)a->antic_end[AS_END_EXIT],
+			(unsigned long long)a->antic_end[AS_END_THINK],
+			(unsigned long long)a->antic_end[AS_END_BUSY]);
+	}
+	for (k = 0; k < c->nres; k++)
+		if (c->res[k].timed_out)
+			fprintf(f, "warning: %s stopped at max_time before its jobs ended\n",
+				c->res[k].scheduler);
+}
+
+static void json_dir(FILE *f, const struct job_result *j, int dir)
+{
+	const struct hist *h = &j->lat[dir];
+
+	fprintf(f, "{\"io_bytes\": %llu, \"bw_bytes\": %.0f, \"bw\": %.0f, \"iops\": %.3f, "
+		"\"runtime\": %llu, \"total_ios\": %llu, \"clat_ns\": {\"min\": %llu, "
+		"\"max\": %llu, \"mean\": %llu, \"N\": %llu, \"percentile\": {"
+		"\"50.000000\": %llu, \"90.000000\": %llu, \"99.000000\": %llu, "
+		"\"99.900000\": %llu}}}",
+		(unsigned long long)j->io_bytes[dir], job_bw(j, dir), job_bw(j, dir) / 1024,
+		iops(j, dir), (unsigned long long)(j->runtime / 1000000),
+		(unsigned long long)j->ios[dir], (unsigned long long)h->min,
+		(unsigned long long)h->max, (unsigned long long)hist_mean(h),
+		(unsigned long long)h->n,
+		(unsigned long long)hist_percentile(h, 0.5),
+		(unsigned long long)hist_percentile(h, 0.9),
+		(unsigned long long)hist_percentile(h, 0.99),
+		(unsigned long long)hist_percentile(h, 0.999));
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void report_json(FILE *f, const struct report_ctx *c)
+{
+	size_t i, k;
+
+	fprintf(f, "{\"antic-sim version\": \"%s\", \"jobfile\": ", ANTIC_SIM_VERSION);
+	json_string(f, c->jobfile);
+	fprintf(f, ", \"seed\": %llu, \"schedulers\": {", (unsigned long long)c->w->set.seed);
+	for (k = 0; k < c->nres; k++) {
+		const struct sim_result *r = &c->res[k];
+
+		fprintf(f, "%s\n  \"%s\": {\"jobs\": [", k ? "," : "", r->scheduler);
+		for (i = 0; i < r->nr_jobs; i++) {
+			fprintf(f, "%s\n    {\"jobname\": ", i ? "," : "");
+			json_string(f, r->jobs[i].name);
+			fprintf(f, ", \"job_runtime\": %llu, \"read\": ",
+				(unsigned long long)(r->jobs[i].runtime / 1000000));
+			json_dir(f, &r->jobs[i], 0);
+			fprintf(f, ", \"write\": ");
+			json_dir(f, &r->jobs[i], 1);
+			fputc('}', f);
+		}
+		fprintf(f, "],\n   \"disk_util\": [{\"name\": \"%s\", \"util\": %.2f, "
+			"\"requests\": %llu, \"sectors\": %llu, \"cache_hits\": %llu, \"seeks\": %llu, "
+			"\"mean_seek_sectors\": %.0f, \"busy_ns\": %llu}],\n   \"sim_time_ns\": %llu, "
+			"\"events\": %llu, \"timed_out\": %s",
+			c->w->set.disk.type == DISK_SSD ? "ssd" : "hdd", util(r),
+			(unsigned long long)r->disk.requests, (unsigned long long)r->disk.sectors,
+			(unsigned long long)r->disk.cache_hits, (unsigned long long)r->disk.seeks,
+			mean_seek(r), (unsigned long long)r->disk_busy,
+			(unsigned long long)r->sim_time, (unsigned long long)r->events,
+			r->timed_out ? "true" : "false");
+		if (!strcmp(r->scheduler, "anticipatory")) {
+			const struct as_counters *a = &r->as;
+
+			fprintf(f, ",\n   \"anticipation\": {\"started\": %llu, \"ended_own\": %llu, "
+				"\"ended_close\": %llu, \"ended_timeout\": %llu, \"ended_deadline\": %llu, "
+				"\"ended_exit\": %llu, \"ended_think\": %llu, \"ended_busy\": %llu, "
+				"\"read_batches\": %llu, \"write_batches\": %llu, "
+				"\"exit_prob\": %u, \"exit_no_coop\": %u, \"new_ttime_mean_ns\": %llu, "
+				"\"new_seek_mean_sectors\": %llu}",
+				(unsigned long long)a->antic_started,
+				(unsigned long long)a->antic_end[AS_END_OWN],
+				(unsigned long long)a->antic_end[AS_END_CLOSE],
+				(unsigned long long)a->antic_end[AS_END_TIMEOUT],
+				(unsigned long long)a->antic_end[AS_END_DEADLINE],
+				(unsigned long long)a->antic_end[AS_END_EXIT],
+				(unsigned long long)a->antic_end[AS_END_THINK],
+				(unsigned long long)a->antic_end[AS_END_BUSY],
+				(unsigned long long)a->batches[ANTIC_SYNC],
+				(unsigned long long)a->batches[ANTIC_ASYNC],
+				r->est.exit_prob, r->est.exit_no_coop,
+				(unsigned long long)r->est.new_ttime_mean,
+				(unsigned long long)r->est.new_seek_mean);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "\n}}\n");
+}
+
+void report_csv(FILE *f, const struct report_ctx *c)
+{
+	size_t i, k;
+	int dir;
+
+	fprintf(f, "scheduler,job,dir,io_bytes,bw_bytes,iops,runtime_ms,clat_p50_ns,clat_p99_ns,clat_p999_ns,disk_util_pct,disk_seeks\n");
+	for (k = 0; k < c->nres; k++) {
+		const struct sim_result *r = &c->res[k];
+
+		for (i = 0; i < r->nr_jobs; i++)
+			for (dir = 0; dir < 2; dir++) {
+				const struct job_result *j = &r->jobs[i];
+
+				if (!j->ios[dir])
+					continue;
+				fprintf(f, "%s,%s,%s,%llu,%.0f,%.3f,%llu,%llu,%llu,%llu,%.2f,%llu\n",
+					r->scheduler, j->name, dir ? "write" : "read",
+					(unsigned long long)j->io_bytes[dir], job_bw(j, dir), iops(j, dir),
+					(unsigned long long)(j->runtime / 1000000),
+					(unsigned long long)hist_percentile(&j->lat[dir], 0.5),
+					(unsigned long long)hist_percentile(&j->lat[dir], 0.99),
+					(unsigned long long)hist_percentile(&j->lat[dir], 0.999),
+					util(r), (unsigned long long)r->disk.seeks);
+			}
+	}
+}
