@@ -1,0 +1,580 @@
+/*
+ * test_core.c - each decision of the policies in core/, fed events by hand.
+ */
+#include "harness.h"
+#include "../core/anticipatory.h"
+#include "../core/deadline.h"
+#include <string.h>
+
+#define MS ANTIC_NSEC_PER_MSEC
+
+static struct antic_rq pool[256];
+static int used;
+
+static struct antic_rq *mk(u64 sector, bool sync, struct antic_proc *p)
+{
+	struct antic_rq *rq = &pool[used++];
+
+	memset(rq, 0, sizeof(*rq));
+	rq->sector = sector;
+	rq->nr_sectors = 8;
+	rq->sync = sync;
+	rq->write = !sync;
+	rq->proc = p;
+	return rq;
+}
+
+static void fresh(struct as_sched *as)
+{
+	struct as_tunables t;
+
+	used = 0;
+	as_default_tunables(&t, true);
+	as_init(as, &t);
+}
+
+static struct antic_rq *next(struct as_sched *as, u64 now)
+{
+	struct antic_rq *rq;
+	u64 wake;
+
+	if (as_dispatch(as, now, &rq, &wake) != ANTIC_DISPATCH)
+		return NULL;
+	return rq;
+}
+
+static void test_elevator_order(void)
+{
+	struct as_sched as;
+	struct antic_rq *a, *b, *c;
+
+	fresh(&as);
+	a = mk(1000, true, NULL);
+	b = mk(500, true, NULL);
+	c = mk(3000, true, NULL);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, c, 0);
+	CHECK(next(&as, 1) == b);
+	CHECK(next(&as, 2) == a);
+	CHECK(next(&as, 3) == c);
+	CHECK(next(&as, 4) == NULL);
+}
+
+/* Put the head at @pos by serving one request that ends there. */
+static void head_at(struct as_sched *as, u64 pos)
+{
+	struct antic_rq *h = mk(pos - 8, true, NULL);
+
+	as_add(as, h, 0);
+	CHECK(next(as, 0) == h);
+	as_complete(as, h, 0);
+}
+
+static void test_back_seek_penalty(void)
+{
+	struct as_sched as;
+	struct antic_rq *back, *ahead;
+
+	/* 1000 back costs 2000: the one 1500 ahead wins */
+	fresh(&as);
+	head_at(&as, 10000);
+	back = mk(9000, true, NULL);
+	ahead = mk(11500, true, NULL);
+	as_add(&as, back, 1);
+	as_add(&as, ahead, 1);
+	CHECK(next(&as, 2) == ahead);
+
+	/* 500 back costs 1000: it beats 1500 ahead */
+	fresh(&as);
+	head_at(&as, 10000);
+	back = mk(9500, true, NULL);
+	ahead = mk(11500, true, NULL);
+	as_add(&as, back, 1);
+	as_add(&as, ahead, 1);
+	CHECK(next(&as, 2) == back);
+
+	/* beyond MAXBACK a request counts as wrapped: anything ahead wins */
+	fresh(&as);
+	head_at(&as, 3 * AS_MAXBACK);
+	back = mk(3 * AS_MAXBACK - AS_MAXBACK - 100, true, NULL);
+	ahead = mk(3 * AS_MAXBACK + 50 * AS_MAXBACK, true, NULL);
+	as_add(&as, back, 1);
+	as_add(&as, ahead, 1);
+	CHECK(next(&as, 2) == ahead);
+	CHECK(next(&as, 3) == back);	/* then the wrap */
+
+	/* only wrapped requests: the lowest first */
+	fresh(&as);
+	head_at(&as, 10 * AS_MAXBACK);
+	ahead = mk(5 * AS_MAXBACK, true, NULL);
+	back = mk(2 * AS_MAXBACK, true, NULL);
+	as_add(&as, ahead, 1);
+	as_add(&as, back, 1);
+	CHECK(next(&as, 2) == back);
+	CHECK(as.cnt.back_seeks >= 1);
+}
+
+static void test_fifo_expiry(void)
+{
+	struct as_sched as;
+	struct antic_rq *far, *near;
+
+	/* before read_expire the elevator decides */
+	fresh(&as);
+	far = mk(500000000, true, NULL);
+	near = mk(100, true, NULL);
+	as_add(&as, far, 0);
+	as_add(&as, near, 50 * MS);
+	CHECK(next(&as, 60 * MS) == near);
+
+	/* after it, the expired request goes first */
+	fresh(&as);
+	far = mk(500000000, true, NULL);
+	near = mk(100, true, NULL);
+	as_add(&as, far, 0);
+	as_add(&as, near, 200 * MS);
+	CHECK(next(&as, 200 * MS) == far);
+	CHECK_EQ(as.cnt.fifo_expired[ANTIC_SYNC], 1);
+	as_complete(&as, far, 201 * MS);
+
+	/* serve the near one so that only the new requests are queued */
+	CHECK(next(&as, 202 * MS) == near);
+	as_complete(&as, near, 203 * MS);
+
+	/* and the FIFO is not looked at again within read_expire */
+	far = mk(400000000, true, NULL);
+	as_add(&as, far, 0);		/* already expired */
+	near = mk(200, true, NULL);
+	as_add(&as, near, 250 * MS);
+	CHECK(next(&as, 250 * MS) == near);	/* 50 ms since the last look */
+	as_complete(&as, near, 251 * MS);
+	near = mk(300, true, NULL);
+	as_add(&as, near, 330 * MS);
+	CHECK(next(&as, 330 * MS) == far);	/* 130 ms passed: looked again */
+}
+
+static void test_batch_turnaround_drains(void)
+{
+	struct as_sched as;
+	struct antic_rq *r1, *r2, *w1, *w2;
+
+	fresh(&as);
+	w1 = mk(900000, false, NULL);
+	w2 = mk(800000, false, NULL);	/* nearer, but later in the FIFO */
+	as_add(&as, w1, 0);
+	as_add(&as, w2, 1);
+	r1 = mk(100, true, NULL);
+	r2 = mk(200, true, NULL);
+	as_add(&as, r1, 2);
+	/* reads and writes, the initial batch long expired: switch to writes */
+	CHECK(next(&as, 10) == w1);	/* from the FIFO head */
+	CHECK_EQ(as.batch_dir, ANTIC_ASYNC);
+	as_complete(&as, w1, 20 * MS);
+	CHECK(next(&as, 20 * MS) == w2);
+	/* write batch over after write_batch_expire: back to reads, but drain first */
+	as_add(&as, r2, 30 * MS);
+	{
+		struct antic_rq *rq;
+		u64 wake;
+		struct antic_rq *w3 = mk(700000, false, NULL);
+
+		as_add(&as, w3, 31 * MS);
+		CHECK(as_dispatch(&as, 200 * MS, &rq, &wake) == ANTIC_IDLE);
+		CHECK(rq == NULL);
+		CHECK_EQ(as.batch_dir, ANTIC_SYNC);
+		as_complete(&as, w2, 201 * MS);
+		CHECK(next(&as, 201 * MS) == r1);	/* FIFO head of reads */
+	}
+	CHECK_EQ(as.cnt.batches[ANTIC_ASYNC], 1);
+	CHECK_EQ(as.cnt.batches[ANTIC_SYNC], 1);
+}
+
+static void test_write_batch_tunes_itself(void)
+{
+	struct as_sched as;
+	struct antic_rq *w1, *w2, *r;
+	u32 before;
+
+	fresh(&as);
+	before = as.write_batch_count;
+	w1 = mk(900000, false, NULL);
+	w2 = mk(900008, false, NULL);
+	as_add(&as, w1, 0);
+	as_add(&as, w2, 0);
+	r = mk(100, true, NULL);
+	as_add(&as, r, 0);
+	CHECK(next(&as, 1) == w1);
+	/* one write took 4x the batch's budget, with writes still queued: the count halves */
+	as_complete(&as, w1, 500 * MS);
+	CHECK(next(&as, 500 * MS) == r);
+	as_complete(&as, r, 505 * MS);
+	CHECK_EQ(as.write_batch_count, before / 2);
+}
+
+/*
+ * Anticipation scenarios share this start: P's read at 1000 is dispatched
+ * while Q's far read waits; then P's read completes at 5 ms.
+ */
+struct scene {
+	struct as_sched as;
+	struct antic_proc p, q, r;
+	struct antic_rq *prq, *qrq;
+};
+
+static void scene_start(struct scene *s)
+{
+	struct antic_rq *rq;
+	u64 wake;
+
+	fresh(&s->as);
+	antic_proc_init(&s->p);
+	antic_proc_init(&s->q);
+	antic_proc_init(&s->r);
+	s->prq = mk(1000, true, &s->p);
+	s->qrq = mk(400000000, true, &s->q);
+	as_add(&s->as, s->prq, 0);
+	CHECK(next(&s->as, 0) == s->prq);
+	as_add(&s->as, s->qrq, 1 * MS);
+	/* P's request is still at the drive: wait for it, no timer yet */
+	CHECK(as_dispatch(&s->as, 1 * MS, &rq, &wake) == ANTIC_IDLE);
+	CHECK_EQ(s->as.antic_state, AS_ANTIC_WAIT_REQ);
+	CHECK_EQ(s->as.cnt.antic_started, 1);
+	CHECK(!as_has_work(&s->as));
+	as_complete(&s->as, s->prq, 5 * MS);
+	CHECK_EQ(s->as.antic_state, AS_ANTIC_WAIT_NEXT);
+	CHECK(as_dispatch(&s->as, 5 * MS, &rq, &wake) == ANTIC_IDLE_UNTIL);
+	CHECK_EQ(wake, 11 * MS);
+}
+
+static void test_antic_ends_on_own_request(void)
+{
+	struct scene s;
+	struct antic_rq *own;
+
+	scene_start(&s);
+	own = mk(1008, true, &s.p);
+	as_add(&s.as, own, 6 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_OWN], 1);
+	CHECK(as_has_work(&s.as));
+	CHECK(next(&s.as, 6 * MS) == own);
+}
+
+static void test_antic_ends_on_timeout(void)
+{
+	struct scene s;
+
+	scene_start(&s);
+	as_timer(&s.as, 10 * MS);
+	CHECK_EQ(s.as.antic_state, AS_ANTIC_WAIT_NEXT);
+	as_timer(&s.as, 11 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_TIMEOUT], 1);
+	CHECK(next(&s.as, 11 * MS) == s.qrq);
+}
+
+static void test_antic_close_radius_grows(void)
+{
+	struct scene s;
+	struct antic_rq *c;
+
+	/* at the start of the wait, 8192 sectors is close */
+	scene_start(&s);
+	c = mk(1008 + 8000, true, &s.r);
+	as_add(&s.as, c, 5 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 1);
+	CHECK(next(&s.as, 5 * MS) == c);
+
+	/* 60000 away is not close at once ... */
+	scene_start(&s);
+	c = mk(1008 + 60000, true, &s.r);
+	as_add(&s.as, c, 5 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 0);
+	CHECK_EQ(s.as.antic_state, AS_ANTIC_WAIT_NEXT);
+	/* ... but is after 3 ms of waiting (8192 << 3 = 65536) */
+	scene_start(&s);
+	c = mk(1008 + 60000, true, &s.r);
+	as_add(&s.as, c, 8 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 1);
+	/* an async request is never "close" */
+	scene_start(&s);
+	c = mk(1008 + 8, false, &s.r);
+	as_add(&s.as, c, 6 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 0);
+}
+
+static void test_antic_not_started_for_long_thinker(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *rq, *qrq;
+	u64 t = 0, wake;
+	int i;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	/* P thinks 15 ms between reads: longer than antic_expire */
+	for (i = 0; i < 8; i++) {
+		rq = mk(1000 + 8 * i, true, &p);
+		as_add(&as, rq, t);
+		CHECK(next(&as, t) == rq);
+		as_complete(&as, rq, t + MS);
+		t += 16 * MS;
+	}
+	CHECK(p.ttime_mean > as.tun.antic_expire);
+	rq = mk(2000, true, &p);
+	as_add(&as, rq, t);
+	CHECK(next(&as, t) == rq);
+	qrq = mk(500000000, true, &q);
+	as_add(&as, qrq, t);
+	CHECK(as_dispatch(&as, t, &rq, &wake) == ANTIC_DISPATCH && rq == qrq);
+	CHECK_EQ(as.cnt.antic_started, 0);
+}
+
+static void test_antic_not_started_when_busy(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *qrq, *rq;
+	u64 wake;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk(1000, true, &p);
+	b = mk(300000000, true, &p);	/* P has more queued, far away */
+	qrq = mk(200000000, true, &q);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, qrq, 0);
+	CHECK(next(&as, 0) == a);
+	CHECK(as_dispatch(&as, 0, &rq, &wake) == ANTIC_DISPATCH && rq == qrq);
+	CHECK_EQ(as.cnt.antic_started, 0);
+}
+
+static void test_antic_exit(void)
+{
+	struct scene s;
+
+	/* exited, and exits have not been followed by cooperators: stop */
+	scene_start(&s);
+	s.as.exit_no_coop = 200;
+	as_proc_exit(&s.as, &s.p, 6 * MS);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_EXIT], 1);
+	CHECK(next(&s.as, 6 * MS) == s.qrq);
+
+	/* cooperators have come before: keep waiting for one */
+	scene_start(&s);
+	s.as.exit_no_coop = 0;
+	as_proc_exit(&s.as, &s.p, 6 * MS);
+	CHECK_EQ(s.as.antic_state, AS_ANTIC_WAIT_NEXT);
+	CHECK(s.as.antic_proc == &s.as.ghost);
+	/* and a timeout now counts as "no cooperator" */
+	as_timer(&s.as, 11 * MS);
+	CHECK(s.as.exit_no_coop > 0);
+	CHECK(s.as.exit_prob > 0);
+}
+
+static void test_antic_ends_on_deadline(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *prq, *qrq, *rq;
+	u64 wake;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	qrq = mk(400000000, true, &q);
+	as_add(&as, qrq, 0);
+	prq = mk(1000, true, &p);
+	as_add(&as, prq, 0);
+	CHECK(next(&as, 0) == prq);
+	CHECK(as_dispatch(&as, 0, &rq, &wake) == ANTIC_IDLE);
+	/* P's request takes long; Q's read expires meanwhile */
+	CHECK(as_dispatch(&as, 130 * MS, &rq, &wake) == ANTIC_DISPATCH);
+	CHECK(rq == qrq);
+	CHECK_EQ(as.cnt.antic_end[AS_END_DEADLINE], 1);
+}
+
+static void test_antic_off_when_zero(void)
+{
+	struct as_sched as;
+	struct as_tunables t;
+	struct antic_proc p, q;
+	struct antic_rq *prq, *qrq;
+
+	used = 0;
+	as_default_tunables(&t, true);
+	t.antic_expire = 0;
+	as_init(&as, &t);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	prq = mk(1000, true, &p);
+	qrq = mk(400000000, true, &q);
+	as_add(&as, prq, 0);
+	as_add(&as, qrq, 0);
+	CHECK(next(&as, 0) == prq);
+	CHECK(next(&as, 0) == qrq);
+	CHECK_EQ(as.cnt.antic_started, 0);
+}
+
+static void test_statistics(void)
+{
+	struct as_sched as;
+	struct antic_proc p;
+	struct antic_rq *a, *b;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk(1000, true, &p);
+	as_add(&as, a, 0);
+	CHECK_EQ(p.ttime_samples, 0);	/* no completion yet */
+	CHECK_EQ(p.seek_samples, 0);
+	CHECK(next(&as, 0) == a);
+	as_complete(&as, a, 1 * MS);
+	/* 4 ms of thinking, then a read 10M sectors away */
+	b = mk(1008 + 10000000, true, &p);
+	as_add(&as, b, 5 * MS);
+	CHECK_EQ(p.ttime_samples, 32);
+	CHECK_EQ(p.ttime_total, 32 * 4 * MS);
+	CHECK_EQ(p.ttime_mean, (32 * 4 * MS + 128) / 32);
+	/* the seek is clamped to 4*mean + 2M while samples <= 60 */
+	CHECK_EQ(p.seek_samples, 32);
+	CHECK_EQ(p.seek_total, 32ULL * 2048 * 1024);
+	CHECK_EQ(p.seek_mean, (32ULL * 2048 * 1024 + 128) / 32);
+	/* first samples also teach the priors for new processes */
+	CHECK_EQ(as.new_ttime_mean, 4 * MS * 32 / 256);
+	CHECK_EQ(as.new_seek_mean, 2048ULL * 1024 * 32 / 256);
+	/* think time caps at 20 ms */
+	CHECK(next(&as, 5 * MS) == b);
+	as_complete(&as, b, 6 * MS);
+	a = mk(0, true, &p);
+	as_add(&as, a, 1000 * MS);
+	CHECK_EQ(p.ttime_samples, (7 * 32 + 256) / 8);
+	CHECK_EQ(p.ttime_total, (7 * 32 * 4 * MS + 256 * 20 * MS) / 8);
+}
+
+static void test_nonrotational_default(void)
+{
+	struct as_tunables t;
+
+	as_default_tunables(&t, false);
+	CHECK_EQ(t.antic_expire, 0);
+	as_default_tunables(&t, true);
+	CHECK_EQ(t.antic_expire, 6 * MS);
+	CHECK_EQ(t.read_expire, 125 * MS);
+	CHECK_EQ(t.write_expire, 250 * MS);
+	CHECK_EQ(t.read_batch_expire, 500 * MS);
+	CHECK_EQ(t.write_batch_expire, 125 * MS);
+}
+
+static void test_merges_keep_earlier_time(void)
+{
+	struct as_sched as;
+	struct antic_rq *a, *b, *c;
+
+	fresh(&as);
+	a = mk(1000, true, NULL);
+	b = mk(1008, true, NULL);
+	c = mk(5000, true, NULL);
+	as_add(&as, c, 0);
+	as_add(&as, b, 10 * MS);
+	as_add(&as, a, 20 * MS);
+	/* b was queued first: a absorbs it and takes its earlier deadline */
+	as_merge_requests(&as, a, b);
+	CHECK_EQ(a->fifo_time, 10 * MS + as.tun.read_expire);
+	CHECK_EQ(a->nr_sectors, 16);
+	CHECK_EQ(as_queued(&as), 2);
+	CHECK(as.q[ANTIC_SYNC].fifo_head == c && c->fifo_next == a);
+	/* a front merge moves the start and keeps the FIFO time */
+	as_front_merged(&as, a, 992);
+	CHECK_EQ(a->sector, 992);
+	CHECK_EQ(a->nr_sectors, 24);
+	CHECK_EQ(a->fifo_time, 10 * MS + as.tun.read_expire);
+	CHECK(as_find_starting_at(&as, true, 992) == a);
+	CHECK(as_find_starting_at(&as, true, 1000) == NULL);
+}
+
+static void test_deadline_writes_starved(void)
+{
+	struct dl_sched dl;
+	struct dl_tunables t;
+	struct antic_rq *w, *rq;
+	u64 wake;
+	int i, pos = -1;
+
+	used = 0;
+	dl_default_tunables(&t);
+	dl_init(&dl, &t);
+	w = mk(900000000, false, NULL);
+	dl_policy_ops.add(&dl, w, 0);
+	for (i = 0; i < 40; i++)
+		dl_policy_ops.add(&dl, mk(1000 + 8 * i, true, NULL), 0);
+	for (i = 0; i < 41; i++) {
+		CHECK(dl_policy_ops.dispatch(&dl, 1, &rq, &wake) == ANTIC_DISPATCH);
+		if (rq == w)
+			pos = i;
+	}
+	/* two read batches of fifo_batch, then the starved write */
+	CHECK_EQ(pos, 32);
+}
+
+static void test_deadline_fifo(void)
+{
+	struct dl_sched dl;
+	struct dl_tunables t;
+	struct antic_rq *far, *near, *rq;
+	u64 wake;
+
+	used = 0;
+	dl_default_tunables(&t);
+	dl_init(&dl, &t);
+	far = mk(900000000, true, NULL);
+	dl_policy_ops.add(&dl, far, 0);
+	near = mk(100, true, NULL);
+	dl_policy_ops.add(&dl, near, 0);
+	CHECK(dl_policy_ops.dispatch(&dl, 1, &rq, &wake) == ANTIC_DISPATCH && rq == far);
+	/* new batch, nothing expired: continues in sector order, not wrapping */
+	CHECK(dl_policy_ops.dispatch(&dl, 2, &rq, &wake) == ANTIC_DISPATCH && rq == near);
+}
+
+static void test_noop_fifo(void)
+{
+	struct noop_sched n;
+	struct antic_rq *a, *b, *rq;
+	u64 wake;
+
+	used = 0;
+	noop_init(&n);
+	a = mk(9000, true, NULL);
+	b = mk(10, true, NULL);
+	noop_policy_ops.add(&n, a, 0);
+	noop_policy_ops.add(&n, b, 0);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_DISPATCH && rq == a);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_DISPATCH && rq == b);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_EMPTY);
+}
+
+void suite_core(void)
+{
+	RUN(test_elevator_order);
+	RUN(test_back_seek_penalty);
+	RUN(test_fifo_expiry);
+	RUN(test_batch_turnaround_drains);
+	RUN(test_write_batch_tunes_itself);
+	RUN(test_antic_ends_on_own_request);
+	RUN(test_antic_ends_on_timeout);
+	RUN(test_antic_close_radius_grows);
+	RUN(test_antic_not_started_for_long_thinker);
+	RUN(test_antic_not_started_when_busy);
+	RUN(test_antic_exit);
+	RUN(test_antic_ends_on_deadline);
+	RUN(test_antic_off_when_zero);
+	RUN(test_statistics);
+	RUN(test_nonrotational_default);
+	RUN(test_merges_keep_earlier_time);
+	RUN(test_deadline_writes_starved);
+	RUN(test_deadline_fifo);
+	RUN(test_noop_fifo);
+}

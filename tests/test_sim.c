@@ -1,0 +1,228 @@
+/*
+ * test_sim.c - the simulator end to end: job-file errors, properties over
+ * random workloads and seeds, determinism, and the demo's ordering.
+ */
+#include "harness.h"
+#include "../sim/engine.h"
+#include "../sim/report.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int parse(const char *text, struct workload *w, char *err)
+{
+	return jobfile_parse("t.fio", text, w, err, 512);
+}
+
+static void test_jobfile_errors(void)
+{
+	struct workload w;
+	char err[512];
+
+	CHECK(parse("[a]\nrw=read\nsize=1m\nbogus=1\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:4:") && strstr(err, "bogus"));
+	CHECK(parse("[a]\nrw=sideways\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:2:") && strstr(err, "rw"));
+	CHECK(parse("size=1m\n[a]\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1:"));
+	CHECK(parse("[a]\nrw=read\n", &w, err) == -1);
+	CHECK(strstr(err, "needs size"));
+	CHECK(parse("[a]\nsize=1m\ntime_based\n", &w, err) == -1);
+	CHECK(parse("[antic-sim]\nrpm=99\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:2:") && strstr(err, "rpm"));
+	CHECK(parse("[a]\nbs=4q\nsize=1m\n", &w, err) == -1);
+	CHECK(parse("[a\nsize=1m\n", &w, err) == -1);
+	CHECK(parse("[global]\nbs=64k\n[a]\nsize=1m\nthinktime=2ms\n[antic-sim]\nantic_expire=3\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].bs, 65536);
+		CHECK_EQ(w.jobs[0].thinktime, 2000000);
+		CHECK_EQ(w.set.as.antic_expire, 3000000);
+	}
+	workload_free(&w);
+}
+
+static void test_value_parsers(void)
+{
+	uint64_t x;
+
+	CHECK(parse_size("4k", &x) == 0 && x == 4096);
+	CHECK(parse_size("1MiB", &x) == 0 && x == 1048576);
+	CHECK(parse_size("2g", &x) == 0 && x == 2ULL << 30);
+	CHECK(parse_size("", &x) == -1);
+	CHECK(parse_size("-1", &x) == -1);
+	CHECK(parse_size("99999999999999999999", &x) == -1);
+	CHECK(parse_time("250", 1000, &x) == 0 && x == 250000);
+	CHECK(parse_time("3ms", 1000, &x) == 0 && x == 3000000);
+	CHECK(parse_time("2s", 1000, &x) == 0 && x == 2000000000ULL);
+	CHECK(parse_time("5 parsecs", 1000, &x) == -1);
+}
+
+static int rnd(uint64_t *x, int m)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (int)((*x >> 33) % (uint64_t)m);
+}
+
+/* A random workload: a few jobs of every kind the job file offers. */
+static void random_jobfile(uint64_t seed, char *buf, size_t len)
+{
+	static const char *const rws[] = { "read", "write", "randread", "randwrite", "rw", "randrw" };
+	uint64_t x = seed * 2654435761u + 7;
+	int n, i;
+	size_t off;
+
+	off = (size_t)snprintf(buf, len, "[antic-sim]\nseed=%llu\nqueue_depth=%d\n",
+			       (unsigned long long)seed, rnd(&x, 3) == 0 ? 4 : 1);
+	n = 2 + rnd(&x, 5);
+	for (i = 0; i < n; i++) {
+		int rw = rnd(&x, 6), bs = 4 << rnd(&x, 6), size = 1 + rnd(&x, 16);
+		int direct = rnd(&x, 2), think = rnd(&x, 3) * 1000 * rnd(&x, 5);
+		int nj = 1 + rnd(&x, 2), aio = rnd(&x, 4) == 0, fs = rnd(&x, 5) == 0;
+
+		off += (size_t)snprintf(buf + off, len - off,
+			"[j%d]\nrw=%s\nbs=%dk\nsize=%dm\ndirect=%d\nthinktime=%d\nnumjobs=%d\n%s%s",
+			i, rws[rw], bs, size, direct, think, nj,
+			aio ? "ioengine=libaio\niodepth=8\n" : "", fs ? "fsync=4\n" : "");
+	}
+}
+
+static void test_properties_random_workloads(void)
+{
+	struct sim_options o = { .drain = true };
+	char text[4096], err[512];
+	uint64_t seed;
+	int pol;
+
+	for (seed = 1; seed <= 40; seed++) {
+		struct workload w;
+
+		random_jobfile(seed, text, sizeof(text));
+		if (parse(text, &w, err)) {
+			CHECK(!"random job file did not parse");
+			fprintf(stderr, "%s\n%s\n", err, text);
+			continue;
+		}
+		for (pol = 0; pol < POL_NR; pol++) {
+			struct sim_result r;
+
+			if (sim_run(&w, (enum sim_policy)pol, &o, &r, err, sizeof(err))) {
+				CHECK(!"sim_run failed");
+				continue;
+			}
+			/* every request dispatched exactly once and completed */
+			CHECK_EQ(r.violations, 0);
+			CHECK(!r.timed_out);
+			CHECK_EQ(r.bytes_added, r.bytes_completed);
+			CHECK(r.requests > 0);
+			if (pol == POL_AS) {
+				/*
+				 * No read waits past read_expire plus a batch each way, plus
+				 * the sync requests that may legitimately be ahead of it (one
+				 * per stream, each at worst a full stroke and a turn, ~30 ms):
+				 * the FIFO is looked at only once per read_expire.
+				 */
+				uint64_t streams = 0, bound;
+				size_t q;
+
+				for (q = 0; q < w.nr_jobs; q++)
+					streams += (uint64_t)w.jobs[q].numjobs * w.jobs[q].iodepth;
+				bound = w.set.as.read_expire + w.set.as.read_batch_expire +
+					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
+
+				if (r.max_sync_wait > bound)
+					fprintf(stderr, "  seed %llu: sync wait %llu ms\n",
+						(unsigned long long)seed,
+						(unsigned long long)(r.max_sync_wait / 1000000));
+				CHECK(r.max_sync_wait <= bound);
+			}
+			sim_result_free(&r);
+		}
+		workload_free(&w);
+	}
+}
+
+static char *render(const struct workload *w, enum sim_policy pol)
+{
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct report_ctx c = { "t.fio", w, &r, 1 };
+
+	if (sim_run(w, pol, &o, &r, err, sizeof(err)))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	report_json(f, &c);
+	fclose(f);
+	sim_result_free(&r);
+	return buf;
+}
+
+static void test_determinism(void)
+{
+	struct workload w;
+	char text[4096], err[512];
+	int pol;
+
+	random_jobfile(99, text, sizeof(text));
+	CHECK(parse(text, &w, err) == 0);
+	for (pol = 0; pol < POL_NR; pol++) {
+		char *a = render(&w, (enum sim_policy)pol), *b = render(&w, (enum sim_policy)pol);
+
+		CHECK(a && b && !strcmp(a, b));
+		free(a);
+		free(b);
+	}
+	workload_free(&w);
+}
+
+static void test_demo_ordering(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result dl, as;
+	char err[512];
+	size_t reader = 1;
+
+	CHECK(jobfile_load("examples/write-vs-read.fio", &w, err, sizeof(err)) == 0);
+	if (!w.nr_jobs)
+		return;
+	CHECK(sim_run(&w, POL_DEADLINE, &o, &dl, err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &as, err, sizeof(err)) == 0);
+	CHECK(!strcmp(dl.jobs[reader].name, "reader"));
+	/* anticipatory's reader is faster, by a generous margin */
+	CHECK(job_bw(&as.jobs[reader], 0) > 1.5 * job_bw(&dl.jobs[reader], 0));
+	sim_result_free(&dl);
+	sim_result_free(&as);
+	workload_free(&w);
+}
+
+static void test_ssd_no_anticipation(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	CHECK(parse("[antic-sim]\ntype=ssd\n[a]\nrw=randread\nsize=4m\nthinktime=100\n"
+		    "[b]\nrw=randread\nsize=4m\n", &w, err) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK_EQ(r.as.antic_started, 0);
+	sim_result_free(&r);
+	/* but it can be turned on */
+	CHECK(settings_apply(&w.set, "antic_expire", "2", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_started > 0);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+void suite_sim(void)
+{
+	RUN(test_jobfile_errors);
+	RUN(test_value_parsers);
+	RUN(test_properties_random_workloads);
+	RUN(test_determinism);
+	RUN(test_demo_ordering);
+	RUN(test_ssd_no_anticipation);
+}
