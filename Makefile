@@ -1,0 +1,48 @@
+# antic: the anticipatory I/O scheduler, its simulator and test tools.
+# Userland targets; kernel/ has its own Makefile (Kbuild).
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c
+SIM_SRC := sim/jobfile.c sim/engine.c sim/report.c sim/hist.c
+TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+BIN := build/antic-sim
+.PHONY: all demo check test bench clean core-freestanding
+
+all: $(BIN)
+
+build:
+	mkdir -p build
+
+$(BIN): $(CORE_SRC) $(SIM_SRC) sim/main.c $(wildcard core/*.h sim/*.h) | build
+	$(CC) $(WARN) $(CFLAGS) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
+
+# core/ must stay freestanding: no libc headers, no floating point
+core-freestanding: | build
+	for f in $(CORE_SRC); do \
+	  $(CC) $(WARN) -ffreestanding -fno-builtin -mgeneral-regs-only -O2 -c $$f -o build/fs-$$(basename $$f .c).o || exit 1; \
+	done
+
+build/tests: $(CORE_SRC) $(SIM_SRC) $(TEST_SRC) $(wildcard core/*.h sim/*.h tests/*.h) | build
+	$(CC) $(WARN) $(CFLAGS) -o $@ $(CORE_SRC) $(SIM_SRC) $(TEST_SRC)
+
+build/tests-san: $(CORE_SRC) $(SIM_SRC) $(TEST_SRC) $(wildcard core/*.h sim/*.h tests/*.h) | build
+	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $(CORE_SRC) $(SIM_SRC) $(TEST_SRC)
+
+build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
+	$(CC) $(WARN) -O2 -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
+
+demo: $(BIN)
+	$(BIN) examples/write-vs-read.fio
+
+check test: $(BIN) build/tests build/tests-san core-freestanding
+	tests/run.sh
+
+bench: build/bench
+	build/bench
+
+clean:
+	rm -rf build
