@@ -114,6 +114,13 @@ struct sim {
 	uint64_t live_rqs;
 	/* page cache */
 	uint64_t nr_dirty, nr_wb, dirty_limit, bg_limit;
+	/*
+	 * Clean pages in the order they became clean; the oldest go first
+	 * when the cache is full (FIFO, not LRU: re-reads do not refresh).
+	 */
+	struct clean_run { unsigned file; uint64_t lo, n; } *clean;
+	size_t clean_head, clean_len, clean_cap;
+	uint64_t nr_clean, mem_pages;
 	int dirty_head, dirty_tail;
 	unsigned flusher_inflight;
 	bool flushing;
@@ -763,6 +770,8 @@ static int buffered_write(struct sim *s, int pi, unsigned slot, unsigned fi,
 
 		if (*pg == P_DIRTY || *pg == P_WB_DIRTY)
 			continue;
+		if (*pg == P_CLEAN)
+			s->nr_clean--;
 		*pg = *pg == P_WB ? P_WB_DIRTY : P_DIRTY;
 		if (*pg == P_DIRTY) {
 			f->ndirty++;
@@ -867,8 +876,13 @@ static int wake_waiters(struct sim *s, unsigned fi)
 
 		if (p->finished)
 			continue;
-		if (p->state == S_PAGES && p->wait_file == fi &&
-		    pages_ready(&s->files[fi], p->wait_lo, p->wait_hi)) {
+		if (p->state == S_PAGES && p->wait_file == fi) {
+			if (!pages_ready(&s->files[fi], p->wait_lo, p->wait_hi)) {
+				/* the cache may have dropped some while it waited */
+				if (read_pages(s, (int)i, fi, p->wait_lo, p->wait_hi))
+					return -1;
+				continue;
+			}
 			p->state = S_IO;
 			if (app_done(s, (int)i, &p->app[p->wait_app]))
 				return -1;
@@ -888,6 +902,41 @@ static int wake_waiters(struct sim *s, unsigned fi)
 				return -1;
 			}
 		}
+	}
+	return 0;
+}
+
+/* Pages [lo, lo + n) of @fi just became clean: remember them, evict if full. */
+static int clean_add(struct sim *s, unsigned fi, uint64_t lo, uint64_t n)
+{
+	if (s->clean_len == s->clean_cap) {
+		size_t cap = s->clean_cap ? 2 * s->clean_cap : 256, i;
+		struct clean_run *c = malloc(cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		for (i = 0; i < s->clean_len; i++)
+			c[i] = s->clean[(s->clean_head + i) % s->clean_cap];
+		free(s->clean);
+		s->clean = c;
+		s->clean_cap = cap;
+		s->clean_head = 0;
+	}
+	s->clean[(s->clean_head + s->clean_len++) % s->clean_cap] =
+		(struct clean_run){ fi, lo, n };
+	while (s->clean_len && s->nr_clean + s->nr_dirty + s->nr_wb > s->mem_pages) {
+		struct clean_run *r = &s->clean[s->clean_head];
+		uint8_t *pg = s->files[r->file].pages;
+		uint64_t i;
+
+		for (i = r->lo; i < r->lo + r->n; i++) {
+			if (pg[i] == P_CLEAN) {
+				pg[i] = P_NONE;
+				s->nr_clean--;
+			}
+		}
+		s->clean_head = (s->clean_head + 1) % s->clean_cap;
+		s->clean_len--;
 	}
 	return 0;
 }
@@ -926,6 +975,7 @@ static int complete(struct sim *s, struct sim_rq *rq)
 
 			if (rq->kind == K_RA) {
 				*st = P_CLEAN;
+				s->nr_clean++;
 			} else {
 				s->nr_wb--;
 				if (*st == P_WB_DIRTY) {
@@ -935,9 +985,12 @@ static int complete(struct sim *s, struct sim_rq *rq)
 					dirty_list_add(s, rq->file);
 				} else {
 					*st = P_CLEAN;
+					s->nr_clean++;
 				}
 			}
 		}
+		if (clean_add(s, rq->file, rq->page_lo, rq->npages))
+			return -1;
 		if (rq->kind == K_WB)
 			s->flusher_inflight--;
 		if (rq->kind == K_WB || rq->kind == K_FSYNC)
@@ -1082,6 +1135,7 @@ static void sim_free(struct sim *s)
 	for (i = 0; i < s->nblocks; i++)
 		free(s->blocks[i]);
 	free(s->blocks);
+	free(s->clean);
 	free(s->procs);
 	free(s->files);
 	free(s->heap);
@@ -1146,6 +1200,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	antic_proc_init(&s->flusher);
 	s->dirty_limit = w->set.mem_bytes / PAGE * w->set.dirty_ratio / 100;
 	s->bg_limit = w->set.mem_bytes / PAGE * w->set.dirty_background_ratio / 100;
+	s->mem_pages = w->set.mem_bytes / PAGE;
 	if (layout(s, err, errlen)) {
 		if (!*err)
 			snprintf(err, errlen, "out of memory");

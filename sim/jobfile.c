@@ -339,6 +339,29 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		*(uint32_t *)((char *)&s->disk + dp[i].off) = (uint32_t)x;
 		return 0;
 	}
+	/*
+	 * A 2003 IDE disk like the one Morton measured on: 40 GB, 40 MB/s
+	 * outer zone, 2 MB cache; Linux 2.5 then sent at most 128 KiB per
+	 * request. Later settings override single fields.
+	 */
+	if (!strcmp(k, "disk")) {
+		if (strcmp(v, "ide2003") && strcmp(v, "sata7200"))
+			return seterr(err, errlen, "disk: want sata7200 or ide2003, got '%s'", v);
+		disk_default_params(&s->disk);
+		s->max_sectors_kb = 512;
+		if (!strcmp(v, "ide2003")) {
+			s->disk.capacity = 40000000000ULL / 512;
+			s->disk.outer_mbps = 40;
+			s->disk.inner_mbps = 22;
+			s->disk.cache_segments = 4;
+			s->disk.segment_kb = 512;
+			s->disk.avg_seek_us = 9000;
+			s->disk.full_stroke_us = 17000;
+			s->disk.iface_mbps = 100;
+			s->max_sectors_kb = 128;
+		}
+		return 0;
+	}
 	if (!strcmp(k, "type")) {
 		if (!strcmp(v, "hdd")) {
 			s->disk.type = DISK_HDD;

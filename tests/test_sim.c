@@ -217,8 +217,54 @@ static void test_ssd_no_anticipation(void)
 	workload_free(&w);
 }
 
+/* A file larger than memory read twice comes from the disk twice. */
+static void test_page_cache_evicts(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	CHECK(parse("[antic-sim]\nmem=32m\n[a]\nrw=read\nbs=128k\nsize=64m\nloops=2\n",
+		    &w, err) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.bytes_completed >= 2 * (64ULL << 20));
+	CHECK_EQ(r.jobs[0].io_bytes[0], 2 * (64ULL << 20));
+	sim_result_free(&r);
+	/* and one that fits is read from the disk once */
+	CHECK(settings_apply(&w.set, "mem", "256m", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.bytes_completed < 2 * (64ULL << 20));
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+/* The wake-up gap is what lets a work-conserving scheduler seek away. */
+static void test_wakeup_gap(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result with, without;
+	char err[512];
+
+	CHECK(jobfile_load("examples/write-vs-read.fio", &w, err, sizeof(err)) == 0);
+	if (!w.nr_jobs)
+		return;
+	CHECK(sim_run(&w, POL_DEADLINE, &o, &with, err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "wakeup", "0", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_DEADLINE, &o, &without, err, sizeof(err)) == 0);
+	CHECK(job_bw(&without.jobs[1], 0) > 2 * job_bw(&with.jobs[1], 0));
+	CHECK(settings_apply(&w.set, "wakeup", "2s", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "wakeup"));
+	sim_result_free(&with);
+	sim_result_free(&without);
+	workload_free(&w);
+}
+
 void suite_sim(void)
 {
+	RUN(test_page_cache_evicts);
+	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
