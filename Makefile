@@ -10,7 +10,7 @@ TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
-.PHONY: all demo check test bench clean core-freestanding
+.PHONY: all demo check test bench clean core-freestanding kmod
 
 all: $(BIN)
 
@@ -44,5 +44,10 @@ check test: $(BIN) build/tests build/tests-san core-freestanding
 bench: build/bench
 	build/bench
 
+# anticipatory.ko for the running kernel (KVER=... for another)
+kmod:
+	$(MAKE) -C kernel
+
 clean:
 	rm -rf build
+	$(MAKE) -C kernel clean

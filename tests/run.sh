@@ -1,19 +1,48 @@
 #!/bin/sh
-# Runs the test binary plain and under ASan+UBSan; prints one summary line.
+# make check: the userland tests plain and under ASan+UBSan, checkpatch
+# over kernel/ and core/, and the kernel module in a VM for each LTS
+# kernel. Prints one summary line last.
 set -u
 cd "$(dirname "$0")/.."
 total_p=0 total_f=0
-for bin in build/tests build/tests-san; do
-	echo "== $bin"
-	out=$("$bin" 2>&1); rc=$?
-	printf '%s\n' "$out"
+
+# add the "N passed, N failed" of a command's output to the totals
+count() {
+	log=$(mktemp)
+	{ "$@" 2>&1; echo "rc=$?" > "$log.rc"; } | tee "$log"
+	rc=$(sed 's/rc=//' "$log.rc"); out=$(cat "$log"); rm -f "$log" "$log.rc"
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "$bin: no summary (exit $rc)"; total_f=$((total_f + 1)); continue
+		echo "$*: no summary (exit $rc)"; total_f=$((total_f + 1)); return
 	fi
 	p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	total_p=$((total_p + p)); total_f=$((total_f + f))
+}
+
+# a command that passes or fails as one test
+one() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then
+		echo "PASS $name"; total_p=$((total_p + 1))
+	else
+		printf '%s\n' "$out" | tail -n 20
+		echo "FAIL $name"; total_f=$((total_f + 1))
+	fi
+}
+
+for bin in build/tests build/tests-san; do
+	echo "== $bin"
+	count "$bin"
 done
+echo "== checkpatch"
+one checkpatch kernel/checkpatch.sh
+if [ "${ANTIC_SKIP_VM:-}" = 1 ]; then
+	# only for quick local runs; CI never sets it, and it counts as a failure
+	echo "FAIL vm: skipped (ANTIC_SKIP_VM=1)"; total_f=$((total_f + 1))
+else
+	echo "== vm"
+	count tests/vm/run.sh
+fi
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]

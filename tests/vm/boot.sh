@@ -1,0 +1,79 @@
+#!/bin/sh
+# Builds anticipatory.ko and an initramfs for kernel KVER, boots it under
+# qemu and prints the guest's console. Usage: boot.sh KVER CACHE
+set -eu
+kver=$1 cache=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$cache/$kver
+mkdir -p "$work"
+
+echo "vm: building anticipatory.ko for $kver"
+make -s -C "$top/kernel" KVER="$kver" >"$work/kbuild.log" 2>&1 ||
+	{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
+ko=$top/kernel/build/anticipatory-$kver.ko
+
+# the kernel image and its modules: from /boot if installed, else the .deb
+root=$work/image
+if [ -f "/boot/vmlinuz-$kver" ] && [ -d "/lib/modules/$kver/kernel" ]; then
+	vmlinuz=/boot/vmlinuz-$kver moddir=/lib/modules/$kver
+else
+	if [ ! -f "$root/boot/vmlinuz-$kver" ]; then
+		echo "vm: fetching linux-image-$kver"
+		rm -rf "$root" "$work/deb" && mkdir -p "$work/deb"
+		(cd "$work/deb" && apt-get download "linux-image-$kver" >/dev/null) ||
+			{ echo "vm: cannot download linux-image-$kver (apt-get update? network?)"; exit 1; }
+		dpkg-deb -x "$work"/deb/*.deb "$root"
+		rm -rf "$work/deb"
+	fi
+	vmlinuz=$root/boot/vmlinuz-$kver moddir=$root/lib/modules/$kver
+fi
+modbase=$(cd "$(dirname "$moddir")/../.." && pwd)
+[ "$modbase" != / ] || modbase=
+[ -f "$moddir/modules.dep" ] || depmod -b "${modbase:-/}" "$kver"
+
+# the initramfs
+ir=$work/initramfs
+rm -rf "$ir"
+mkdir -p "$ir/bin" "$ir/sbin" "$ir/proc" "$ir/sys" "$ir/dev" "$ir/tmp" "$ir/mnt" \
+	"$ir/lib/modules/$kver/extra" "$ir/etc"
+cp "$(command -v busybox)" "$ir/bin/busybox"
+for m in virtio_blk virtio_pci null_blk ext4 bfq kyber-iosched crc32c_generic configfs; do
+	modprobe -d "${modbase:-/}" -S "$kver" --show-depends "$m" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r f; do
+	rel=${f#"$modbase"/lib/modules/"$kver"/}
+	mkdir -p "$ir/lib/modules/$kver/$(dirname "$rel")"
+	case $f in
+	*.xz) xz -dc "$f" > "$ir/lib/modules/$kver/${rel%.xz}" ;;
+	*) cp "$f" "$ir/lib/modules/$kver/$rel" ;;
+	esac
+done
+cp "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
+cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
+	"$ir/lib/modules/$kver/" 2>/dev/null || true
+depmod -b "$ir" "$kver"
+# programs and the libraries they load
+for prog in fio mke2fs; do
+	p=$(command -v "$prog" || echo "/sbin/$prog")
+	cp "$p" "$ir/bin/"
+	ldd "$p" | awk '/=>/ { print $3 } /^[ \t]*\/lib/ { print $1 }' | while read -r lib; do
+		[ -f "$lib" ] || continue
+		mkdir -p "$ir$(dirname "$lib")"
+		cp -L "$lib" "$ir$lib"
+	done
+done
+ln -sf mke2fs "$ir/bin/mkfs.ext4"
+cp "$top/tests/vm/guest.sh" "$ir/init"
+chmod +x "$ir/init"
+(cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initramfs.gz"
+
+disk=$work/disk.img
+rm -f "$disk"
+truncate -s 512M "$disk"
+
+echo "vm: booting $kver"
+timeout 900 qemu-system-x86_64 -accel tcg,thread=multi -m 1024 -smp 2 \
+	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
+	-append "console=ttyS0 quiet panic=-1" \
+	-drive file="$disk",if=virtio,format=raw,cache=writeback \
+	-nographic -no-reboot </dev/null || echo "vm: qemu exit $?"

@@ -1,0 +1,231 @@
+#!/bin/busybox sh
+# /init of the test VM: loads anticipatory.ko and checks it on a virtio
+# disk and on null_blk. Prints "VMTEST PASS|FAIL name", then the kernel
+# log between DMESG BEGIN/END, then VMTEST END, and powers off.
+/bin/busybox --install -s /bin
+# the kernel asks for modules (crc32c for ext4) through /sbin/modprobe
+ln -s /bin/busybox /sbin/modprobe
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs none /sys/kernel/debug
+echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+
+run() {
+	name=$1
+	shift
+	("$@") > /tmp/out 2>&1 &
+	pid=$!
+	(sleep 300; kill $pid 2>/dev/null) &
+	dog=$!
+	wait $pid
+	rc=$?
+	kill $dog 2>/dev/null
+	if [ $rc = 0 ]; then
+		echo "VMTEST PASS $name"
+	else
+		echo "VMTEST FAIL $name: $(tail -n 5 /tmp/out | tr '\n' '|')"
+	fi
+}
+
+D=vda
+Q=/sys/block/$D/queue
+T=$Q/iosched
+TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire"
+
+t_load() {
+	modprobe anticipatory || return 1
+	grep -qw anticipatory $Q/scheduler
+}
+
+t_select() {
+	echo anticipatory > $Q/scheduler || return 1
+	grep -q '\[anticipatory\]' $Q/scheduler || return 1
+	echo mq-deadline > $Q/scheduler && echo as > $Q/scheduler || return 1
+	grep -q '\[anticipatory\]' $Q/scheduler
+}
+
+t_defaults() {
+	want=6
+	[ "$(cat $Q/rotational)" = 1 ] || want=0
+	[ "$(cat $T/antic_expire)" = $want ] || { echo "antic_expire $(cat $T/antic_expire), want $want"; return 1; }
+	[ "$(cat $T/read_expire)" = 125 ] && [ "$(cat $T/write_expire)" = 250 ] &&
+		[ "$(cat $T/read_batch_expire)" = 500 ] && [ "$(cat $T/write_batch_expire)" = 125 ] &&
+		grep -q "exit probability" $T/est_time
+}
+
+t_sysfs_invalid() {
+	for f in $TUNABLES; do
+		old=$(cat $T/$f)
+		for bad in -1 abc 1.5 99999999999 "" 0x10 "5 6" 1000001; do
+			if echo "$bad" > $T/$f 2>/dev/null; then
+				echo "$f accepted '$bad'"; return 1
+			fi
+			[ "$(cat $T/$f)" = "$old" ] || { echo "$f changed by '$bad'"; return 1; }
+		done
+	done
+	echo 1001 > $T/antic_expire 2>/dev/null && { echo "antic_expire took 1001"; return 1; }
+	echo 0 > $T/read_expire 2>/dev/null && { echo "read_expire took 0"; return 1; }
+	echo 1 > $T/est_time 2>/dev/null && { echo "est_time writable"; return 1; }
+	return 0
+}
+
+t_sysfs_valid() {
+	for f in $TUNABLES; do
+		old=$(cat $T/$f)
+		echo 17 > $T/$f || return 1
+		[ "$(cat $T/$f)" = 17 ] || return 1
+		echo "$old" > $T/$f || return 1
+	done
+	echo 0 > $T/antic_expire && [ "$(cat $T/antic_expire)" = 0 ] && echo 6 > $T/antic_expire
+}
+
+# data written through the scheduler reads back intact (crc32c verify)
+t_fio_verify() {
+	dev=$1
+	fio --output-format=terse --minimal \
+		--name=rand --filename=$dev --direct=1 --rw=randwrite --bs=4k-64k \
+		--offset=0 --size=32m --ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 \
+		--name=seqbuf --filename=$dev --direct=0 --rw=write --bs=1m --offset=64m --size=32m \
+		--ioengine=psync --verify=crc32c --verify_fatal=1 --end_fsync=1 \
+		--name=reader --filename=$dev --direct=1 --rw=read --bs=16k --offset=128m --size=32m \
+		--ioengine=psync \
+		--name=mixed --filename=$dev --direct=1 --rw=randrw --bs=4k --offset=192m --size=16m \
+		--ioengine=psync --thinktime=200 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
+	! grep -qi "verify.*fail\|bad magic\|crc32c.*mismatch" /tmp/fio.out
+}
+
+t_ext4() {
+	mkfs.ext4 -q -F /dev/$D || return 1
+	mount -t ext4 /dev/$D /mnt || { grep ext4 /proc/filesystems; ls -ld /mnt; dmesg | tail -n 5; return 1; }
+	fio --name=files --directory=/mnt --rw=write --bs=64k --size=8m --nrfiles=4 --numjobs=3 \
+		--verify=crc32c --verify_fatal=1 --end_fsync=1 --ioengine=psync > /tmp/fio.out 2>&1 ||
+		{ cat /tmp/fio.out; umount /mnt; return 1; }
+	dd if=/dev/urandom of=/mnt/blob bs=1M count=8 2>/dev/null && sync
+	a=$(md5sum < /mnt/blob)
+	umount /mnt || return 1
+	mount -t ext4 /dev/$D /mnt || return 1
+	b=$(md5sum < /mnt/blob)
+	umount /mnt
+	[ "$a" = "$b" ]
+}
+
+load() {	# $1 device, $2 seconds: background load, returns its pid in LOADPID
+	fio --name=w --filename=$1 --rw=randwrite --bs=4k-128k --direct=0 --size=64m --offset=256m \
+		--time_based --runtime=$2 --ioengine=psync \
+		--name=r --filename=$1 --rw=randread --bs=4k --direct=1 --size=64m --offset=0 \
+		--time_based --runtime=$2 --ioengine=libaio --iodepth=4 \
+		--name=s --filename=$1 --rw=read --bs=64k --direct=0 --size=64m --offset=128m \
+		--time_based --runtime=$2 --ioengine=psync > /tmp/load.out 2>&1 &
+	LOADPID=$!
+}
+
+t_switch_under_load() {
+	dev=$1
+	q=/sys/block/$(basename $dev)/queue
+	load $dev 25
+	i=0
+	while [ $i -lt 12 ]; do
+		for s in anticipatory mq-deadline anticipatory none anticipatory bfq kyber; do
+			echo $s > $q/scheduler 2>/dev/null
+			sleep 0.3
+		done
+		i=$((i + 1))
+	done
+	echo anticipatory > $q/scheduler
+	wait $LOADPID || { cat /tmp/load.out; return 1; }
+	grep -q '\[anticipatory\]' $q/scheduler
+}
+
+t_tunables_under_load() {
+	load /dev/$D 20
+	i=0
+	while [ $i -lt 40 ]; do
+		for f in $TUNABLES; do
+			echo $(( (i * 7) % 50 + 1 )) > $T/$f || return 1
+		done
+		echo $((i % 3)) > $T/antic_expire
+		i=$((i + 1))
+		sleep 0.2
+	done
+	wait $LOADPID || { cat /tmp/load.out; return 1; }
+	echo 6 > $T/antic_expire; echo 125 > $T/read_expire; echo 250 > $T/write_expire
+	echo 500 > $T/read_batch_expire; echo 125 > $T/write_batch_expire
+}
+
+t_nr_requests() {
+	old=$(cat $Q/nr_requests)
+	for n in 4 1024 $old; do
+		echo $n > $Q/nr_requests || { echo "nr_requests $n refused"; return 1; }
+		t_fio_verify /dev/$D || return 1
+	done
+}
+
+# many short-lived readers while a writer streams: the exit paths
+t_exit_paths() {
+	dd if=/dev/zero of=/dev/$D bs=1M seek=300 count=150 2>/dev/null &
+	w=$!
+	i=0
+	while [ $i -lt 300 ]; do
+		dd if=/dev/$D of=/dev/null bs=4k count=3 skip=$((i * 37)) iflag=direct 2>/dev/null &
+		[ $((i % 10)) = 9 ] && wait_readers
+		i=$((i + 1))
+	done
+	wait
+	c=/sys/kernel/debug/block/$D/sched/counters
+	[ -f $c ] || { echo "no $c"; return 1; }
+	cat $c
+	[ "$(awk '$1 == "antic_started" { print $2 }' $c)" -gt 0 ]
+}
+wait_readers() { sleep 0.05; }
+
+t_unload() {
+	rmmod anticipatory 2>/dev/null && { echo "unloaded while in use"; return 1; }
+	echo mq-deadline > $Q/scheduler || return 1
+	rmmod anticipatory || return 1
+	grep -qw anticipatory $Q/scheduler && return 1
+	modprobe anticipatory && echo anticipatory > $Q/scheduler
+}
+
+t_null_blk() {
+	modprobe null_blk memory_backed=1 gb=1 submit_queues=2 hw_queue_depth=8 \
+		irqmode=2 completion_nsec=100000 || return 1
+	n=/sys/block/nullb0/queue
+	echo anticipatory > $n/scheduler || return 1
+	[ "$(cat $n/iosched/antic_expire)" = 0 ] || { echo "nonrot antic_expire $(cat $n/iosched/antic_expire)"; return 1; }
+	echo 4 > $n/iosched/antic_expire || return 1
+	t_fio_verify /dev/nullb0 || return 1
+	t_switch_under_load /dev/nullb0 || return 1
+	echo none > $n/scheduler && rmmod null_blk
+}
+
+echo "vm: kernel $(uname -r), $(nproc) cpus"
+modprobe virtio_blk && modprobe virtio_pci
+modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
+i=0
+while [ ! -b /dev/$D ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+echo "vm: $D has $(ls /sys/block/$D/mq | wc -l) hardware queues, rotational $(cat $Q/rotational)"
+
+run load t_load
+run select t_select
+run defaults t_defaults
+run sysfs-invalid t_sysfs_invalid
+run sysfs-valid t_sysfs_valid
+run fio-verify t_fio_verify /dev/$D
+run ext4 t_ext4
+run switch-under-load t_switch_under_load /dev/$D
+run tunables-under-load t_tunables_under_load
+run nr-requests t_nr_requests
+run exit-paths t_exit_paths
+echo "vm: $D counters: $(tr '\n' ' ' < /sys/kernel/debug/block/$D/sched/counters 2>/dev/null)"
+run unload t_unload
+run null_blk t_null_blk
+echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
+echo DMESG BEGIN
+dmesg
+echo DMESG END
+echo VMTEST END
+sync
+poweroff -f

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Boots each Debian LTS kernel under qemu (TCG) with anticipatory.ko and
+# runs tests/vm/guest.sh inside; fails on any failed check and on any
+# oops, warning, BUG, hung task or lockup in the guest's kernel log.
+# Usage: tests/vm/run.sh [KVER...]   (default: every installed 6.1/6.12
+# headers package). Prints "N passed, N failed" last.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=$top/build/vm
+mkdir -p "$cache"
+die() { echo "vm: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+need=""
+for t in qemu-system-x86_64 busybox fio mke2fs cpio depmod modprobe xz dpkg-deb; do
+	command -v "$t" >/dev/null 2>&1 || [ -x "/sbin/$t" ] || [ -x "/usr/sbin/$t" ] || need="$need $t"
+done
+[ -z "$need" ] || die "missing tools:$need; run 'sudo ./setup.sh' (Debian packages qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils)"
+busybox --list 2>/dev/null | grep -qx poweroff || die "busybox is not the static build: apt-get install busybox-static"
+
+if [ $# -eq 0 ]; then
+	set -- $(ls -d /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64 2>/dev/null |
+		sed 's|/usr/src/linux-headers-||')
+	[ $# -ge 2 ] || die "need linux-headers for both 6.1 and 6.12 (found: $*); run 'sudo ./setup.sh'"
+fi
+
+total_p=0 total_f=0
+for kver in "$@"; do
+	echo "== vm $kver"
+	"$top/tests/vm/boot.sh" "$kver" "$cache" > "$cache/$kver.log" 2>&1
+	rc=$?
+	grep -E '^(VMTEST|vm:)' "$cache/$kver.log" | sed 's/\r$//'
+	p=$(grep -c '^VMTEST PASS' "$cache/$kver.log")
+	f=$(grep -c '^VMTEST FAIL' "$cache/$kver.log")
+	if ! grep -q '^VMTEST END' "$cache/$kver.log"; then
+		echo "vm $kver: the guest did not finish (exit $rc); log: $cache/$kver.log"
+		tail -n 30 "$cache/$kver.log"
+		f=$((f + 1))
+	fi
+	bad=$(sed -n '/^DMESG BEGIN/,/^DMESG END/p' "$cache/$kver.log" |
+		grep -E 'BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|soft lockup|hard LOCKUP|RCU stall|Call Trace|UBSAN|KASAN|KFENCE|kernel panic|list_add corruption|list_del corruption' || true)
+	if [ -n "$bad" ]; then
+		echo "VMTEST FAIL dmesg-clean ($kver):"
+		printf '%s\n' "$bad" | head -n 40
+		f=$((f + 1))
+	elif grep -q '^DMESG END' "$cache/$kver.log"; then
+		echo "VMTEST PASS dmesg-clean"
+		p=$((p + 1))
+	fi
+	total_p=$((total_p + p)); total_f=$((total_f + f))
+done
+echo "$total_p passed, $total_f failed"
+[ "$total_f" -eq 0 ]
