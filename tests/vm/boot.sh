@@ -1,13 +1,15 @@
 #!/bin/sh
 # Builds anticipatory.ko and an initramfs for kernel KVER, boots it under
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
+# GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
+# copied to /bench/params), VM_MEM (MiB) and VM_TIMEOUT (s) change it.
 set -eu
 kver=$1 cache=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$cache/$kver
 mkdir -p "$work"
 
-echo "vm: building anticipatory.ko for $kver"
+echo "vm: building anticipatory.ko and hddsim.ko for $kver"
 make -s -C "$top/kernel" KVER="$kver" >"$work/kbuild.log" 2>&1 ||
 	{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
 ko=$top/kernel/build/anticipatory-$kver.ko
@@ -49,6 +51,7 @@ done | sort -u | while read -r f; do
 	esac
 done
 cp "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
+cp "$top/kernel/build/hddsim-$kver.ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
 cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
 	"$ir/lib/modules/$kver/" 2>/dev/null || true
 depmod -b "$ir" "$kver"
@@ -63,7 +66,11 @@ for prog in fio mke2fs; do
 	done
 done
 ln -sf mke2fs "$ir/bin/mkfs.ext4"
-cp "$top/tests/vm/guest.sh" "$ir/init"
+cp "${GUEST:-$top/tests/vm/guest.sh}" "$ir/init"
+if [ -n "${PARAMS:-}" ]; then
+	mkdir -p "$ir/bench"
+	cp "$PARAMS" "$ir/bench/params"
+fi
 chmod +x "$ir/init"
 (cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initramfs.gz"
 
@@ -72,7 +79,7 @@ rm -f "$disk"
 truncate -s 512M "$disk"
 
 echo "vm: booting $kver"
-timeout 900 qemu-system-x86_64 -accel tcg,thread=multi -m 1024 -smp 2 \
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg,thread=multi -m "${VM_MEM:-1024}" -smp 2 \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
 	-append "console=ttyS0 quiet panic=-1" \
 	-drive file="$disk",if=virtio,format=raw,cache=writeback \

@@ -201,6 +201,78 @@ t_null_blk() {
 	echo none > $n/scheduler && rmmod null_blk
 }
 
+H=/sys/block/hddsim0
+# busybox date has no %N: milliseconds since boot, to 10 ms
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+hs() { cat /sys/block/$1/hddsim/$2; }
+
+t_hddsim_load() {
+	modprobe hddsim rpm=1 2>/dev/null && { echo "took rpm=1"; rmmod hddsim; return 1; }
+	modprobe hddsim mem_mb=100000 2>/dev/null && { echo "took mem_mb=100000"; rmmod hddsim; return 1; }
+	modprobe hddsim capacity=12q 2>/dev/null && { echo "took capacity=12q"; rmmod hddsim; return 1; }
+	modprobe hddsim nr_devices=3 capacity=2g,40g,1000g queue_depth=1,32,1 mem_mb=128,64,1 nodata=0,0,1 || return 1
+	[ "$(cat $H/queue/rotational)" = 1 ] || { echo "not rotational"; return 1; }
+	[ "$(cat $H/size)" = 4194304 ] || { echo "size $(cat $H/size)"; return 1; }
+	[ "$(cat /sys/block/hddsim1/size)" = 83886080 ] || return 1
+	[ "$(cat /sys/block/hddsim2/size)" = 2097152000 ] || return 1
+	grep -q hddsim /proc/devices
+}
+
+t_hddsim_verify() {
+	for d in hddsim0 hddsim1; do
+		echo anticipatory > /sys/block/$d/queue/scheduler || return 1
+		t_fio_verify_small /dev/$d || return 1
+		[ "$(hs $d requests)" -gt 0 ] && [ "$(hs $d seeks)" -gt 0 ] || return 1
+	done
+	# no-data mode: writes vanish, reads are zeros
+	dd if=/dev/urandom of=/dev/hddsim2 bs=4k count=16 oflag=direct 2>/dev/null || return 1
+	[ "$(dd if=/dev/hddsim2 bs=4k count=16 iflag=direct 2>/dev/null | tr -d '\000' | wc -c)" = 0 ]
+}
+
+t_fio_verify_small() {
+	fio --name=v --filename=$1 --direct=1 --rw=randwrite --bs=4k-64k --size=16m \
+		--ioengine=libaio --iodepth=4 --verify=crc32c --verify_fatal=1 \
+		--name=b --filename=$1 --direct=0 --rw=write --bs=1m --offset=32m --size=16m \
+		--verify=crc32c --verify_fatal=1 --end_fsync=1 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
+}
+
+# the disk takes the time its model says: 50 random 4 KiB reads at depth 1
+# cost at least 50 * (2 ms) even on a fast host, and busy_ns agrees
+t_hddsim_timing() {
+	b0=$(hs hddsim1 busy_ns)
+	t0=$(now_ms)
+	fio --name=r --filename=/dev/hddsim1 --direct=1 --rw=randread --bs=4k --number_ios=50 \
+		--size=40g --ioengine=psync --randseed=7 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
+	t1=$(now_ms)
+	b1=$(hs hddsim1 busy_ns)
+	echo "wall $((t1 - t0)) ms, disk busy $(( (b1 - b0) / 1000000 )) ms"
+	[ $(( (b1 - b0) / 1000000 )) -ge 100 ] && [ $((t1 - t0)) -ge $(( (b1 - b0) / 1000000 )) ]
+}
+
+t_hddsim_faults() {
+	echo 1000000 > $H/hddsim/fail_ppm || return 1
+	e0=$(hs hddsim0 errors)
+	dd if=/dev/hddsim0 of=/dev/null bs=4k count=1 skip=77 iflag=direct 2>/dev/null && { echo "read did not fail"; return 1; }
+	[ "$(hs hddsim0 errors)" -gt "$e0" ] || return 1
+	echo 0 > $H/hddsim/fail_ppm
+	dd if=/dev/hddsim0 of=/dev/null bs=4k count=1 skip=78 iflag=direct 2>/dev/null || { echo "read failed after"; return 1; }
+	echo 1000000 > $H/hddsim/slow_ppm && echo 200 > $H/hddsim/slow_ms || return 1
+	t0=$(now_ms)
+	dd if=/dev/hddsim0 of=/dev/null bs=4k count=3 skip=99 iflag=direct 2>/dev/null || return 1
+	t1=$(now_ms)
+	echo 0 > $H/hddsim/slow_ppm
+	[ $((t1 - t0)) -ge 600 ] || { echo "slow requests took $((t1 - t0)) ms"; return 1; }
+	for bad in -1 abc 1000001 ""; do
+		echo "$bad" > $H/hddsim/fail_ppm 2>/dev/null && { echo "fail_ppm took '$bad'"; return 1; }
+	done
+	[ "$(hs hddsim0 fail_ppm)" = 0 ]
+}
+
+t_hddsim_unload() {
+	for d in hddsim0 hddsim1 hddsim2; do echo mq-deadline > /sys/block/$d/queue/scheduler; done
+	rmmod hddsim && ! grep -q hddsim /proc/devices
+}
+
 echo "vm: kernel $(uname -r), $(nproc) cpus"
 modprobe virtio_blk && modprobe virtio_pci
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
@@ -222,6 +294,12 @@ run exit-paths t_exit_paths
 echo "vm: $D counters: $(tr '\n' ' ' < /sys/kernel/debug/block/$D/sched/counters 2>/dev/null)"
 run unload t_unload
 run null_blk t_null_blk
+run hddsim-load t_hddsim_load
+run hddsim-verify t_hddsim_verify
+run hddsim-timing t_hddsim_timing
+echo "vm: hddsim timing: $(cat /tmp/out | tail -n 1)"
+run hddsim-faults t_hddsim_faults
+run hddsim-unload t_hddsim_unload
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
 echo DMESG BEGIN
 dmesg
