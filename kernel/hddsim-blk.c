@@ -149,13 +149,26 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq)
 			unsigned int off = offset_in_page(pos);
 			unsigned int n = min_t(unsigned int, bv.bv_len - done,
 					       PAGE_SIZE - off);
-			struct page *page = hddsim_page(d, pos >> PAGE_SHIFT, write);
+			struct page *page = hddsim_page(d, pos >> PAGE_SHIFT, false);
 			void *dst, *src;
 
-			if (write && !page)
-				return BLK_STS_NOSPC;
 			if (write) {
 				src = bvec_kmap_local(&bv);
+				/* zeros need no page: mkfs's zeroing costs no RAM */
+				if (!page && !memchr_inv(src + done, 0, n)) {
+					kunmap_local(src);
+					done += n;
+					pos += n;
+					continue;
+				}
+				if (!page) {
+					/* allocation may sleep: not while mapped */
+					kunmap_local(src);
+					page = hddsim_page(d, pos >> PAGE_SHIFT, true);
+					if (!page)
+						return BLK_STS_NOSPC;
+					src = bvec_kmap_local(&bv);
+				}
 				dst = kmap_local_page(page);
 				memcpy(dst + off, src + done, n);
 				kunmap_local(dst);

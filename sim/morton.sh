@@ -11,6 +11,7 @@ SIM=${ANTIC_SIM:-build/antic-sim}
 #         | his deadline s | his anticipatory s | what is timed
 rows='write-vs-read|reader|48|3.8|cat 100 MB during a dd write loop
 write-vs-tree|tree|447|17|read a 2.4.19 tree during a dd write loop
+read-vs-tree|tree|219|17|read the tree during a streaming read
 six-tree-readers|tree|230|50|six tree readers at once
 ten-streams|stream|132|31|ten 100 MB streaming readers
 read-vs-fsync|writer|7.7|11.9|write+fsync 100 MB during a streaming read

@@ -224,6 +224,10 @@ t_hddsim_verify() {
 		t_fio_verify_small /dev/$d || return 1
 		[ "$(hs $d requests)" -gt 0 ] && [ "$(hs $d seeks)" -gt 0 ] || return 1
 	done
+	# zeros written where nothing was stored take no memory
+	m0=$(hs hddsim1 mem_pages)
+	dd if=/dev/zero of=/dev/hddsim1 bs=1M count=16 seek=1024 oflag=direct 2>/dev/null || return 1
+	[ "$(hs hddsim1 mem_pages)" = "$m0" ] || { echo "zeros took $(( $(hs hddsim1 mem_pages) - m0 )) pages"; return 1; }
 	# no-data mode: writes vanish, reads are zeros
 	dd if=/dev/urandom of=/dev/hddsim2 bs=4k count=16 oflag=direct 2>/dev/null || return 1
 	[ "$(dd if=/dev/hddsim2 bs=4k count=16 iflag=direct 2>/dev/null | tr -d '\000' | wc -c)" = 0 ]
