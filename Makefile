@@ -10,7 +10,7 @@ TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
-.PHONY: all demo check test bench clean core-freestanding kmod
+.PHONY: all demo check test bench clean core-freestanding kmod vmbench
 
 all: $(BIN)
 
@@ -47,6 +47,10 @@ bench: build/bench
 # anticipatory.ko for the running kernel (KVER=... for another)
 kmod:
 	$(MAKE) -C kernel
+
+# the head-to-head in VMs on hddsim; QUICK=1 for a short run, KVER=... for one kernel
+vmbench: $(BIN)
+	QUICK=$(QUICK) bench/vmbench.sh $(KVER)
 
 clean:
 	rm -rf build

@@ -291,6 +291,8 @@ static bool should_anticipate(struct as_sched *as, const struct antic_rq *rq,
 		return true;
 	if (waiting(as))
 		end_wait(as, reason);
+	else if (as->antic_state == AS_ANTIC_OFF)
+		as->cnt.antic_declined[reason]++;
 	return false;
 }
 

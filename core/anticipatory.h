@@ -47,6 +47,8 @@ enum as_antic_end {
 struct as_counters {
 	u64 antic_started;
 	u64 antic_end[AS_END_NR];
+	/* waits not started, by the reason that would have ended them */
+	u64 antic_declined[AS_END_NR];
 	u64 batches[ANTIC_NR_DIRS];
 	u64 dispatched[ANTIC_NR_DIRS];
 	u64 fifo_expired[ANTIC_NR_DIRS];

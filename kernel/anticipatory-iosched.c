@@ -577,6 +577,12 @@ static int as_counters_show(void *data, struct seq_file *m)
 	seq_printf(m, "antic_end_exit %llu\n", c.antic_end[AS_END_EXIT]);
 	seq_printf(m, "antic_end_think %llu\n", c.antic_end[AS_END_THINK]);
 	seq_printf(m, "antic_end_busy %llu\n", c.antic_end[AS_END_BUSY]);
+	seq_printf(m, "declined_own %llu\n", c.antic_declined[AS_END_OWN]);
+	seq_printf(m, "declined_close %llu\n", c.antic_declined[AS_END_CLOSE]);
+	seq_printf(m, "declined_deadline %llu\n", c.antic_declined[AS_END_DEADLINE]);
+	seq_printf(m, "declined_exit %llu\n", c.antic_declined[AS_END_EXIT]);
+	seq_printf(m, "declined_think %llu\n", c.antic_declined[AS_END_THINK]);
+	seq_printf(m, "declined_busy %llu\n", c.antic_declined[AS_END_BUSY]);
 	seq_printf(m, "batches_read %llu\n", c.batches[ANTIC_SYNC]);
 	seq_printf(m, "batches_write %llu\n", c.batches[ANTIC_ASYNC]);
 	seq_printf(m, "dispatched_sync %llu\n", c.dispatched[ANTIC_SYNC]);

@@ -122,6 +122,12 @@ void report_table(FILE *f, const struct report_ctx *c)
 			(unsigned long long)a->antic_end[AS_END_EXIT],
 			(unsigned long long)a->antic_end[AS_END_THINK],
 			(unsigned long long)a->antic_end[AS_END_BUSY]);
+		fprintf(f, "not started: close %llu, deadline %llu, exit %llu, think time %llu, busy %llu\n",
+			(unsigned long long)a->antic_declined[AS_END_CLOSE],
+			(unsigned long long)a->antic_declined[AS_END_DEADLINE],
+			(unsigned long long)a->antic_declined[AS_END_EXIT],
+			(unsigned long long)a->antic_declined[AS_END_THINK],
+			(unsigned long long)a->antic_declined[AS_END_BUSY]);
 	}
 	for (k = 0; k < c->nres; k++)
 		if (c->res[k].timed_out)
@@ -200,6 +206,8 @@ void report_json(FILE *f, const struct report_ctx *c)
 			fprintf(f, ",\n   \"anticipation\": {\"started\": %llu, \"ended_own\": %llu, "
 				"\"ended_close\": %llu, \"ended_timeout\": %llu, \"ended_deadline\": %llu, "
 				"\"ended_exit\": %llu, \"ended_think\": %llu, \"ended_busy\": %llu, "
+				"\"declined_close\": %llu, \"declined_deadline\": %llu, \"declined_exit\": %llu, "
+				"\"declined_think\": %llu, \"declined_busy\": %llu, "
 				"\"read_batches\": %llu, \"write_batches\": %llu, "
 				"\"exit_prob\": %u, \"exit_no_coop\": %u, \"new_ttime_mean_ns\": %llu, "
 				"\"new_seek_mean_sectors\": %llu}",
@@ -211,6 +219,11 @@ void report_json(FILE *f, const struct report_ctx *c)
 				(unsigned long long)a->antic_end[AS_END_EXIT],
 				(unsigned long long)a->antic_end[AS_END_THINK],
 				(unsigned long long)a->antic_end[AS_END_BUSY],
+				(unsigned long long)a->antic_declined[AS_END_CLOSE],
+				(unsigned long long)a->antic_declined[AS_END_DEADLINE],
+				(unsigned long long)a->antic_declined[AS_END_EXIT],
+				(unsigned long long)a->antic_declined[AS_END_THINK],
+				(unsigned long long)a->antic_declined[AS_END_BUSY],
 				(unsigned long long)a->batches[ANTIC_SYNC],
 				(unsigned long long)a->batches[ANTIC_ASYNC],
 				r->est.exit_prob, r->est.exit_no_coop,

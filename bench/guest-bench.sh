@@ -1,0 +1,183 @@
+#!/bin/busybox sh
+# /init of the benchmark VM: Morton's 2003 suite and friends on ext4 on
+# hddsim, under each scheduler in turn, repeated. Prints one line per
+# measured run ("RES ...") and fio's terse line per job ("FIO ..."); the
+# host (bench/vmbench.sh) turns them into the report.
+/bin/busybox --install -s /bin
+ln -s /bin/busybox /sbin/modprobe
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs none /sys/kernel/debug
+. /bench/params
+echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s depths=$DEPTHS"
+modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
+modprobe anticipatory || echo "vm: anticipatory did not load"
+
+# benchmark processes run in a cgroup with Morton's 256 MB, so the page
+# cache is as small as his while hddsim keeps its data outside it
+mkdir -p /cg && mount -t cgroup2 none /cg && echo +memory > /cg/cgroup.subtree_control
+mkdir -p /cg/bench && echo $MEMCG > /cg/bench/memory.max
+echo $$ > /cg/bench/cgroup.procs
+
+D=hddsim0
+RAW=/dev/$D
+RAWOFF=21474836480	# 20 GiB: ext4 below, raw regions above
+hs() { cat /sys/block/$D/hddsim/$1; }
+idle() { awk '/^cpu / { print $5 + $6; exit }' /proc/stat; }
+total() { awk '/^cpu / { s = 0; for (i = 2; i <= NF; i++) s += $i; print s; exit }' /proc/stat; }
+now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+TREE="--rw=read --bs=4k --nrfiles=12000 --filesize=4k-20k --file_service_type=sequential --openfiles=1"
+SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32"
+
+setup_disk() {
+	modprobe hddsim capacity=40g rpm=7200 outer_mbps=40 inner_mbps=22 cache_segments=4 \
+		segment_kb=512 avg_seek_us=9000 full_stroke_us=17000 iface_mbps=100 \
+		max_sectors_kb=128 queue_depth=$1 mem_mb=$HDDMEM || return 1
+	echo mq-deadline > /sys/block/$D/queue/scheduler
+	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
+	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1
+	mkdir -p /mnt/tree0 /mnt/src
+	# files laid out once, in the order a tree's files would be written
+	want write-vs-tree || want read-vs-tree || want six-trees || TREES=0
+	[ $TREES = 0 ] || fio --name=tree --directory=/mnt/tree0 $TREE --rw=write > /dev/null || return 1
+	i=1
+	while [ $i -lt $TREES ]; do
+		mkdir -p /mnt/tree$i
+		fio --name=tree --directory=/mnt/tree$i $TREE --rw=write > /dev/null || return 1
+		i=$((i + 1))
+	done
+	if want compile-vs-write || want compile-alone; then
+		fio --name=src --directory=/mnt/src $SRC --rw=write --thinktime=0 > /dev/null || return 1
+	fi
+	fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
+	fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
+	sync
+	echo "vm: disk ready at depth $1, $(hs mem_pages) data pages"
+}
+
+teardown_disk() {
+	umount /mnt && rmmod hddsim
+}
+
+bg_pid=
+bg() {	# a background load; its fio terse line is printed when stopped
+	role=$1
+	shift
+	fio --minimal --output=/tmp/bg.$role "$@" > /dev/null 2>&1 &
+	bg_pid="$bg_pid $!"
+}
+bg_stop() {
+	for p in $bg_pid; do kill -INT $p 2>/dev/null; done
+	for p in $bg_pid; do wait $p 2>/dev/null; done
+	bg_pid=
+}
+writer() { bg writer --name=writer --filename=/mnt/wfile --rw=write --bs=1m --size=256m --time_based --runtime=3600; }
+streamer() { bg streamer --name=streamer --filename=/mnt/r100 --rw=read --bs=128k --size=100m --time_based --runtime=3600; }
+
+# measure: run the measured fio (capped at CAP seconds) and print results
+measure() {
+	tag=$1
+	shift
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	case $tag in *-alone) ;; *) sleep 3 ;; esac	# let the load get going
+	s0=$(hs seeks); b0=$(hs busy_ns); q0=$(hs requests); x0=$(hs sectors)
+	ctr=/sys/kernel/debug/block/$D/sched/counters
+	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
+	i0=$(idle); c0=$(total)
+	t0=$(now_ms)
+	# fio does not always stop at runtime during think time: SIGINT ends it
+	# and still prints its results
+	timeout -s INT $((CAP + 2)) fio --minimal --runtime=$CAP "$@" > /tmp/m.out 2>/tmp/m.err
+	rc=$?
+	t1=$(now_ms)
+	i1=$(idle); c1=$(total)
+	s1=$(hs seeks); b1=$(hs busy_ns); q1=$(hs requests); x1=$(hs sectors)
+	bg_stop
+	if [ $SCHED = anticipatory ] && [ -f $ctr ]; then
+		echo "ASCTR $DEPTH $tag $REP $(cat $ctr | awk 'NR == FNR { a[$1] = $2; next } { printf "%s=%d ", $1, $2 - a[$1] }' /tmp/ctr0 -)"
+	fi
+	el=$((t1 - t0))
+	cens=0
+	[ $el -ge $((CAP * 1000 - 500)) ] && cens=1
+	echo "RES $DEPTH $tag $SCHED $REP $el $cens $(( (i1 - i0) * 100 / (c1 - c0 + 1) )) $((s1 - s0)) $((x1 - x0)) $(( (b1 - b0) / 1000000 )) $((q1 - q0)) $rc"
+	while read -r l; do echo "FIO $DEPTH $tag $SCHED $REP measured $l"; done < /tmp/m.out
+	for f in /tmp/bg.*; do
+		[ -f "$f" ] || continue
+		r=${f#/tmp/bg.}
+		while read -r l; do echo "FIO $DEPTH $tag $SCHED $REP $r $l"; done < "$f"
+		rm -f "$f"
+	done
+	[ $rc = 0 ] || echo "vm: $tag under $SCHED: fio exit $rc: $(tail -n 2 /tmp/m.err | tr '\n' ' ')"
+}
+
+tree_job() { echo "--name=tree --directory=/mnt/tree$1 $TREE"; }
+
+want() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+suite() {
+	want write-vs-read && { writer; measure write-vs-read --name=cat --filename=/mnt/r100 --rw=read --bs=128k --size=100m; }
+	want write-vs-tree && { writer; measure write-vs-tree $(tree_job 0); }
+	want read-vs-tree && { streamer; measure read-vs-tree $(tree_job 0); }
+	if want six-trees && [ $TREES -ge 6 ]; then
+		measure six-trees $(tree_job 0) $(tree_job 1) $(tree_job 2) $(tree_job 3) $(tree_job 4) $(tree_job 5)
+	fi
+	if want ten-streams; then
+		set --
+		i=0
+		while [ $i -lt 10 ]; do
+			set -- "$@" --name=stream$i --filename=$RAW --offset=$((RAWOFF + i * 2147483648)) --size=100m --rw=read --bs=128k
+			i=$((i + 1))
+		done
+		measure ten-streams "$@"
+	fi
+	if want read-vs-fsync; then
+		streamer; measure read-vs-fsync --name=fsync --filename=/mnt/fsyncfile --rw=write --bs=1m --size=100m --end_fsync=1
+		rm -f /mnt/fsyncfile
+	fi
+	want compile-vs-write && { writer; measure compile-vs-write --name=compile --directory=/mnt/src $SRC; }
+	want compile-alone && measure compile-alone --name=compile --directory=/mnt/src $SRC
+	want random-vs-write && { writer; measure random-vs-write --name=rand --filename=$RAW --offset=$RAWOFF --size=8g \
+		--rw=randread --bs=4k --direct=1 --thinktime=2ms --numjobs=4 --time_based --runtime=$((CAP / 2)); }
+}
+
+for DEPTH in $DEPTHS; do
+	setup_disk $DEPTH || { echo "vm: disk setup failed at depth $DEPTH"; break; }
+	REP=1
+	while [ $REP -le $REPS ]; do
+		for SCHED in $SCHEDS; do
+			echo $SCHED > /sys/block/$D/queue/scheduler 2>/dev/null ||
+				{ echo "vm: no scheduler $SCHED"; continue; }
+			[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
+				echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
+			echo "vm: depth $DEPTH rep $REP $SCHED"
+			suite
+		done
+		REP=$((REP + 1))
+	done
+	teardown_disk
+done
+
+# the schedulers' own cost: null_blk, no delay, 4 KiB random reads
+modprobe null_blk gb=4 submit_queues=2 hw_queue_depth=256 irqmode=0 || echo "vm: no null_blk"
+for SCHED in $SCHEDS; do
+	echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
+	[ $SCHED = anticipatory ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
+	for mix in reads reads+writer; do
+		set -- --name=rr --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+			--iodepth=32 --numjobs=4 --time_based --runtime=$COSTRUN --group_reporting=1
+		[ $mix = reads ] || set -- "$@" --name=sw --filename=/dev/nullb0 --rw=write --bs=1m \
+			--direct=0 --offset=2g --size=1g --time_based --runtime=$COSTRUN --new_group
+		i0=$(idle); c0=$(total)
+		fio --minimal "$@" > /tmp/c.out 2>&1
+		i1=$(idle); c1=$(total)
+		echo "COST $SCHED $mix $(( (c1 - c0) - (i1 - i0) )) $((c1 - c0))"
+		while read -r l; do echo "FIO 0 cost-$mix $SCHED 1 measured $l"; done < /tmp/c.out
+	done
+done
+echo VMBENCH END
+sync
+poweroff -f

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The head-to-head: boots each kernel with hddsim (a 2003-class 7200 rpm
+# disk, as Morton's), runs bench/guest-bench.sh under none, mq-deadline,
+# kyber, bfq and anticipatory, then writes bench/results/vmbench-KVER.
+# {log,txt,json,png,svg}, with antic-sim's prediction beside each figure.
+# Usage: bench/vmbench.sh [KVER...]; QUICK=1 for one repetition of a
+# subset (about 10 minutes per kernel).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/bench/results
+mkdir -p "$out" "$top/build/vmbench"
+QUICK=${QUICK:-0}
+ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsync compile-vs-write compile-alone random-vs-write"
+if [ "$QUICK" = 1 ]; then
+	REPS=1 DEPTHS=1 TREES=1 CAP=30 COSTRUN=5 HDDMEM=700 TIMEOUT=1500
+	WORKLOADS=${WORKLOADS:-"write-vs-read write-vs-tree read-vs-fsync random-vs-write"}
+else
+	REPS=2 DEPTHS="1 32" TREES=6 CAP=60 COSTRUN=10 HDDMEM=1700 TIMEOUT=10800
+	WORKLOADS=${WORKLOADS:-$ALL}
+fi
+SCHEDS=${SCHEDS:-"none mq-deadline kyber bfq anticipatory"}
+if [ $# -eq 0 ]; then
+	set -- $(ls -d /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64 2>/dev/null |
+		sed 's|/usr/src/linux-headers-||')
+	[ $# -gt 0 ] || { echo "vmbench: no kernel headers; run 'sudo ./setup.sh'" >&2; exit 1; }
+fi
+make -s -C "$top" all >/dev/null
+params=$top/build/vmbench/params
+cat > "$params" <<P
+QUICK=$QUICK
+REPS=$REPS
+DEPTHS="$DEPTHS"
+TREES=$TREES
+CAP=$CAP
+COSTRUN=$COSTRUN
+HDDMEM=$HDDMEM
+MEMCG=256M
+SCHEDS="$SCHEDS"
+WORKLOADS="$WORKLOADS"
+ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
+P
+for kver in "$@"; do
+	log=$out/vmbench-$kver.log
+	echo "vmbench: $kver (log: $log)" >&2
+	if [ -t 2 ]; then
+		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=3072 VM_TIMEOUT=$TIMEOUT \
+			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" 2>&1 | tee "$log" |
+			grep --line-buffered '^vm:' >&2 || true
+	else
+		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=3072 VM_TIMEOUT=$TIMEOUT \
+			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" > "$log" 2>&1 || true
+	fi
+	sed -i 's/\r$//' "$log"
+	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; exit 1; }
+	"$top/bench/report.sh" "$log" "$out/vmbench-$kver"
+done
