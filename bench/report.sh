@@ -63,6 +63,7 @@ $1 == "FIO" && $3 !~ /^cost/ {
 	split($0, f, " "); line = $0
 	sub(/^FIO [^ ]+ [^ ]+ [^ ]+ [^ ]+ [^ ]+ /, "", line)
 	nf = split(line, x, ";")
+	if (nf < 50) next	# not a terse line (fio printed something else)
 	k = $2 SUBSEP $3 SUBSEP $4; j = k SUBSEP $6 SUBSEP x[3]
 	if (!(j in jn)) { jobs[k] = jobs[k] " " $6 SUBSEP x[3] }
 	jn[j]++
@@ -129,6 +130,7 @@ END {
 			k = keys[ki]; split(k, c, SUBSEP)
 			if (c[1] != d) continue
 			se = (k in simt) ? sprintf("%+.0f", (simt[k] - t[k] / n[k]) * 100 / (t[k] / n[k])) : "-"
+			if ((k in simt) && (k in cens)) se = "capped"	# the kernel time is only a bound
 			printf "%-17s %-13s %6d %8d %8.2f %8.1f %s\n", c[2], c[3], n[k], seeks[k] / n[k],
 				frac[k] / n[k], idle[k] / n[k], se > txt
 			printf "%s\n  {\"depth\": %d, \"workload\": \"%s\", \"scheduler\": \"%s\", \"reps\": %d, \"time_s\": %.3f, \"time_min_s\": %.3f, \"time_max_s\": %.3f, \"censored\": %s, \"metric\": %.3f, \"fio_error\": %s, \"idle_pct\": %.1f, \"seeks\": %.0f, \"throughput_fraction\": %.4f, \"sim_time_s\": %s, \"jobs\": [",
