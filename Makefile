@@ -10,7 +10,7 @@ TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
-.PHONY: all demo check test bench clean core-freestanding kmod vmbench
+.PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz
 
 all: $(BIN)
 
@@ -43,6 +43,22 @@ check test: $(BIN) build/tests build/tests-san core-freestanding
 
 bench: build/bench
 	build/bench
+
+# libFuzzer (clang) over the parsers, FUZZ_TIME seconds each; crashes
+# land in build/ as crash-*, to be kept under tests/fuzz/ as regressions
+FUZZ_TIME ?= 60
+FUZZ := clang -g -O1 -fsanitize=fuzzer,address,undefined $(WARN)
+build/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim/*.h) | build
+	$(FUZZ) -o $@ $< $(CORE_SRC) $(SIM_SRC)
+
+fuzz: build/fuzz_jobfile build/fuzz_settings
+	for t in jobfile settings; do \
+	  mkdir -p build/fuzz-corpus-$$t && \
+	  build/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 -artifact_prefix=build/ \
+	    build/fuzz-corpus-$$t tests/fuzz/corpus-$$t > build/fuzz-$$t.log 2>&1; rc=$$?; \
+	  echo "fuzz_$$t: $$(grep -E '^Done|SUMMARY' build/fuzz-$$t.log | tr '\n' ' ')"; \
+	  [ $$rc -eq 0 ] || { echo "fuzz_$$t failed: see build/fuzz-$$t.log"; exit 1; }; \
+	done
 
 # anticipatory.ko for the running kernel (KVER=... for another)
 kmod:
