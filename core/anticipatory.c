@@ -477,6 +477,13 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 	if (rq->proc)
 		rq->proc->nr_in_flight--;
 	rq->state = ANTIC_RQ_NEW;
+	/*
+	 * Waiting for this request to complete would wait forever: blk-mq
+	 * may send it back around the scheduler, and no completion comes.
+	 */
+	if (as->antic_state == AS_ANTIC_WAIT_REQ && rq->proc &&
+	    rq->proc == as->antic_proc && !rq->proc->nr_in_flight)
+		end_wait(as, AS_END_BUSY);
 }
 
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)

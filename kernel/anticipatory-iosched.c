@@ -60,9 +60,23 @@ static inline struct as_icq *icq_to_aic(struct io_cq *icq)
 	return container_of(icq, struct as_icq, icq);
 }
 
+/*
+ * Our record for @rq, or NULL when @rq is not ours. blk-mq does not clear
+ * elv.priv for requests it never prepared (flushes), and in 6.1 the flush
+ * machinery's fields share that space, so the pointer alone proves
+ * nothing: it must be this request's own slot.
+ */
 static struct as_krq *rq_krq(struct request *rq)
 {
-	return rq->elv.priv[0];
+	struct as_krq *slots = rq->mq_hctx ? rq->mq_hctx->sched_data : NULL;
+	struct as_krq *krq = rq->elv.priv[0];
+
+	if (!slots || rq->internal_tag < 0 || rq->internal_tag >= MAX_SCHED_RQ)
+		return NULL;
+	if (krq != &slots[rq->internal_tag] || krq->rq != rq ||
+	    krq->state == KRQ_FREE)
+		return NULL;
+	return krq;
 }
 
 static struct as_krq *arq_krq(struct antic_rq *arq)
@@ -96,6 +110,11 @@ static enum hrtimer_restart as_timer_fn(struct hrtimer *t)
 
 	spin_lock_irqsave(&ad->lock, flags);
 	as_timer(&ad->as, ktime_get_ns());
+	/*
+	 * Still waiting (antic_expire was raised after the timer was set):
+	 * re-arm here, because has_work says no and no dispatch will.
+	 */
+	as_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	blk_mq_run_hw_queues(ad->q, true);
 	return HRTIMER_NORESTART;
@@ -266,8 +285,9 @@ static void as_finish_request(struct request *rq)
 		as_complete_locked(ad, krq, ktime_get_ns());
 		as_after_event(ad, flags);
 	}
-	if (krq)
-		krq->state = KRQ_FREE;
+	if (!krq)
+		return;
+	krq->state = KRQ_FREE;
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
 		rq->elv.icq = NULL;
@@ -561,13 +581,17 @@ static int as_counters_show(void *data, struct seq_file *m)
 	struct as_data *ad = q->elevator->elevator_data;
 	struct as_counters c;
 	unsigned long flags;
-	u32 queued;
-	int state;
+	u32 queued, nr_dispatched;
+	int state, batch_dir;
+	bool changed_batch;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	c = ad->as.cnt;
 	queued = as_queued(&ad->as);
 	state = ad->as.antic_state;
+	nr_dispatched = ad->as.nr_dispatched;
+	changed_batch = ad->as.changed_batch;
+	batch_dir = ad->as.batch_dir;
 	spin_unlock_irqrestore(&ad->lock, flags);
 	seq_printf(m, "antic_started %llu\n", c.antic_started);
 	seq_printf(m, "antic_end_own %llu\n", c.antic_end[AS_END_OWN]);
@@ -594,6 +618,9 @@ static int as_counters_show(void *data, struct seq_file *m)
 	seq_printf(m, "back_seeks %llu\n", c.back_seeks);
 	seq_printf(m, "queued %u\n", queued);
 	seq_printf(m, "antic_state %d\n", state);
+	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);
+	seq_printf(m, "changed_batch %d\n", changed_batch);
+	seq_printf(m, "batch_dir %d\n", batch_dir);
 	return 0;
 }
 

@@ -556,6 +556,137 @@ static void test_noop_fifo(void)
 	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_EMPTY);
 }
 
+/* A wait on a request the drive gives back must not outlive it. */
+static void test_requeue_ends_wait(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *far, *out;
+	struct as_sched as;
+	u64 wake;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	/* give P a history of short think times and close seeks */
+	a = mk(1000, true, &p);
+	as_add(&as, a, 0);
+	CHECK(next(&as, 0) == a);
+	as_complete(&as, a, 100000);
+	b = mk(1008, true, &p);
+	as_add(&as, b, 150000);
+	CHECK(next(&as, 150000) == b);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 160000);
+	/* b is still at the drive: the scheduler waits for it */
+	CHECK(as_dispatch(&as, 170000, &out, &wake) != ANTIC_DISPATCH);
+	CHECK(as_anticipating(&as, &wake));
+	/* the drive gives b back; the host will send it around the scheduler */
+	as_requeue(&as, b);
+	CHECK(!as_anticipating(&as, &wake) || wake);
+	CHECK(as_has_work(&as) || (as_anticipating(&as, &wake) && wake));
+}
+
+/*
+ * A host as hostile as blk-mq can be, driven at random: adds from a few
+ * processes, dispatches to a drive of depth 1-4, completions in any
+ * order, requeues, process exits, timer firings and tunable changes.
+ * After every step: the core's in-flight count matches the drive, and
+ * the queue can never stall (requests queued, nothing at the drive, no
+ * wait with a timer, and has_work saying no).
+ */
+#define CHAOS_PROCS 6
+static void test_chaos_host(void)
+{
+	static struct antic_rq rqs[64];
+	struct antic_proc procs[CHAOS_PROCS];
+	int where[64];	/* 0 free, 1 queued, 2 at the drive */
+	u64 x = 88172645463325252ULL, now = 0;
+	struct as_tunables t;
+	struct as_sched as;
+	int step, i, bad_count = 0, stalls = 0;
+
+	as_default_tunables(&t, true);
+	as_init(&as, &t);
+	for (i = 0; i < CHAOS_PROCS; i++)
+		antic_proc_init(&procs[i]);
+	memset(where, 0, sizeof(where));
+	for (step = 0; step < 200000; step++) {
+		int op, n = 0, depth;
+		struct antic_rq *out;
+		u64 wake;
+
+		x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+		op = (int)(x % 100);
+		now += x % 3000000;	/* up to 3 ms between events */
+		depth = 1 + (int)((x >> 20) % 4);
+		if (op < 35) {		/* a new request */
+			for (i = 0; i < 64 && where[i]; i++)
+				;
+			if (i < 64) {
+				int pi = (int)((x >> 8) % CHAOS_PROCS);
+
+				memset(&rqs[i], 0, sizeof(rqs[i]));
+				rqs[i].sector = (x >> 16) % 4000000;
+				rqs[i].nr_sectors = 8 + (u32)((x >> 40) % 256);
+				rqs[i].sync = (x >> 30) % 3 != 0;
+				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
+				rqs[i].proc = (x >> 35) % 8 ? &procs[pi] : NULL;
+				if (rqs[i].proc && rqs[i].proc->exited)
+					antic_proc_init(rqs[i].proc);	/* a new process */
+				as_add(&as, &rqs[i], now);
+				where[i] = 1;
+			}
+		} else if (op < 65) {	/* the drive asks for work */
+			for (i = 0; i < 64; i++)
+				n += where[i] == 2;
+			if (n < depth && as_dispatch(&as, now, &out, &wake) == ANTIC_DISPATCH)
+				where[out - rqs] = 2;
+		} else if (op < 85) {	/* a completion */
+			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
+				;
+			if (i < 64) {
+				as_complete(&as, &rqs[i], now);
+				where[i] = 0;
+			}
+		} else if (op < 88) {	/* a requeue: given back, added again */
+			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
+				;
+			if (i < 64) {
+				as_requeue(&as, &rqs[i]);
+				if (x >> 50 & 1) {
+					as_add(&as, &rqs[i], now);
+					where[i] = 1;
+				} else {
+					/* blk-mq re-inserts at the head: bypass */
+					where[i] = 0;
+				}
+			}
+		} else if (op < 91) {	/* a process with nothing queued exits */
+			int pi = (int)((x >> 8) % CHAOS_PROCS);
+
+			if (!procs[pi].nr_queued && !procs[pi].nr_in_flight &&
+			    !procs[pi].exited)
+				as_proc_exit(&as, &procs[pi], now);
+		} else if (op < 97) {	/* the timer */
+			if (as_anticipating(&as, &wake) && wake && now >= wake)
+				as_timer(&as, now);
+		} else {		/* sysfs */
+			t.antic_expire = (x >> 12) % 4 * 3 * ANTIC_NSEC_PER_MSEC;
+			t.read_batch_expire = (1 + (x >> 14) % 600) * ANTIC_NSEC_PER_MSEC;
+			as_set_tunables(&as, &t);
+		}
+		for (i = 0, n = 0; i < 64; i++)
+			n += where[i] == 2;
+		if ((int)as.nr_dispatched != n)
+			bad_count++;
+		if (as_queued(&as) && !n && !as_has_work(&as) &&
+		    !(as_anticipating(&as, &wake) && wake))
+			stalls++;
+	}
+	CHECK_EQ(bad_count, 0);
+	CHECK_EQ(stalls, 0);
+}
+
 void suite_core(void)
 {
 	RUN(test_elevator_order);
@@ -577,4 +708,6 @@ void suite_core(void)
 	RUN(test_deadline_writes_starved);
 	RUN(test_deadline_fifo);
 	RUN(test_noop_fifo);
+	RUN(test_chaos_host);
+	RUN(test_requeue_ends_wait);
 }
