@@ -3,13 +3,7 @@
 # hddsim, under each scheduler in turn, repeated. Prints one line per
 # measured run ("RES ...") and fio's terse line per job ("FIO ..."); the
 # host (bench/vmbench.sh) turns them into the report.
-/bin/busybox --install -s /bin
-ln -s /bin/busybox /sbin/modprobe
-export PATH=/bin:/sbin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t debugfs none /sys/kernel/debug
+. /lib/guest-init.sh
 . /bench/params
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s depths=$DEPTHS"
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4

@@ -39,16 +39,22 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Leading decimal digits of @s (no sign, no space); -1 when none or too big. */
+static int leading_number(const char *s, unsigned long long *v, char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno ? -1 : 0;
+}
+
 int parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
+	if (leading_number(s, &v, &end) || *end || v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -61,11 +67,7 @@ int parse_size(const char *s, uint64_t *out)
 	unsigned long long v;
 	uint64_t mul = 1;
 
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
+	if (leading_number(s, &v, &end))
 		return -1;
 	if (*end) {
 		char c = (char)tolower((unsigned char)*end);
@@ -104,11 +106,7 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	unsigned long long v;
 	size_t i;
 
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
+	if (leading_number(s, &v, &end))
 		return -1;
 	if (*end) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)

@@ -67,6 +67,7 @@ for prog in fio mke2fs; do
 done
 ln -sf mke2fs "$ir/bin/mkfs.ext4"
 cp "${GUEST:-$top/tests/vm/guest.sh}" "$ir/init"
+cp "$top/tests/vm/guest-init.sh" "$ir/lib/guest-init.sh"
 if [ -n "${PARAMS:-}" ]; then
 	mkdir -p "$ir/bench"
 	cp "$PARAMS" "$ir/bench/params"

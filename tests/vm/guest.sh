@@ -2,14 +2,7 @@
 # /init of the test VM: loads anticipatory.ko and checks it on a virtio
 # disk and on null_blk. Prints "VMTEST PASS|FAIL name", then the kernel
 # log between DMESG BEGIN/END, then VMTEST END, and powers off.
-/bin/busybox --install -s /bin
-# the kernel asks for modules (crc32c for ext4) through /sbin/modprobe
-ln -s /bin/busybox /sbin/modprobe
-export PATH=/bin:/sbin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mount -t debugfs none /sys/kernel/debug
+. /lib/guest-init.sh
 echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
 echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 
