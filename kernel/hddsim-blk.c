@@ -50,13 +50,25 @@ HDDSIM_PARAM(overhead_us, "Command overhead, us");
 HDDSIM_PARAM(cache_segments, "Read cache segments (0: no cache)");
 HDDSIM_PARAM(segment_kb, "Read cache segment size, KiB");
 HDDSIM_PARAM(iface_mbps, "Interface rate for cache hits, MB/s");
-HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF)");
+HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF); sysfs can change it");
+
+/*
+ * blk-mq's tag depth is fixed when the disk is made, and it also sets the
+ * scheduler's default nr_requests (twice the tag depth). A depth-1 tag set
+ * would leave the scheduler two requests to choose from, unlike a real
+ * SATA disk behind AHCI (32 tags whatever the drive's NCQ depth). So the
+ * tag set always has 32 tags and the drive's depth is a dispatch budget,
+ * as SCSI does for its per-device queue_depth; that also lets it change at
+ * run time.
+ */
+#define HDDSIM_TAGS 32
 HDDSIM_PARAM(mem_mb, "RAM for data, MiB (default 256)");
 HDDSIM_PARAM(nodata, "1: keep no data (reads return zeros)");
 HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default 512)");
 
 struct hddsim_cmd {
 	struct list_head list;
+	int budget;
 	struct request *rq;
 	u64 sector;
 	u32 nr;
@@ -72,7 +84,8 @@ struct hddsim_dev {
 	struct list_head pending;	/* at the drive, not yet in service */
 	struct hddsim_cmd *active;	/* in the mechanism */
 	struct hrtimer timer;
-	u32 depth;
+	u32 depth;		/* budget: commands the drive accepts */
+	atomic_t busy;		/* budget in use */
 	bool nodata;
 	u64 mem_limit_pages;
 	atomic64_t mem_pages;
@@ -230,6 +243,51 @@ static void hddsim_start_next(struct hddsim_dev *d, u64 now)
 	hrtimer_start(&d->timer, ns_to_ktime(d->t0 + done), HRTIMER_MODE_ABS);
 }
 
+/* ---- the drive's queue depth, as blk-mq dispatch budget ---- */
+
+static int hddsim_get_budget(struct request_queue *q)
+{
+	struct hddsim_dev *d = q->queuedata;
+
+	if (atomic_inc_return(&d->busy) > READ_ONCE(d->depth)) {
+		atomic_dec(&d->busy);
+		return -1;
+	}
+	return 0;
+}
+
+static void hddsim_put_budget(struct request_queue *q, int budget)
+{
+	struct hddsim_dev *d = q->queuedata;
+
+	if (budget >= 0)
+		atomic_dec(&d->busy);
+}
+
+static void hddsim_set_budget(struct request *rq, int budget)
+{
+	((struct hddsim_cmd *)blk_mq_rq_to_pdu(rq))->budget = budget;
+}
+
+static int hddsim_rq_budget(struct request *rq)
+{
+	return ((struct hddsim_cmd *)blk_mq_rq_to_pdu(rq))->budget;
+}
+
+/*
+ * A request that leaves the driver gives its budget back; blk-mq does not
+ * for requests the driver took, and does not rerun a queue that ran out
+ * of budget (the driver must, as SCSI does on completion).
+ */
+static void hddsim_release(struct hddsim_dev *d, int budget, bool rerun)
+{
+	if (budget < 0)
+		return;
+	atomic_dec(&d->busy);
+	if (rerun)
+		blk_mq_run_hw_queues(d->disk->queue, true);
+}
+
 static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 {
 	struct hddsim_dev *d = container_of(t, struct hddsim_dev, timer);
@@ -244,8 +302,13 @@ static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 	if (!d->active && list_empty(&d->pending))
 		d->busy_ns += now - d->busy_since;
 	spin_unlock_irqrestore(&d->lock, flags);
-	if (c)
+	if (c) {
+		int budget = c->budget;
+
+		c->budget = -1;
 		blk_mq_end_request(c->rq, c->status);
+		hddsim_release(d, budget, true);
+	}
 	return HRTIMER_NORESTART;
 }
 
@@ -266,12 +329,16 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		spin_lock_irqsave(&d->lock, flags);
 		d->flushes++;
 		spin_unlock_irqrestore(&d->lock, flags);
+		hddsim_release(d, c->budget, false);
+		c->budget = -1;
 		blk_mq_end_request(rq, BLK_STS_OK);
 		return BLK_STS_OK;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		break;
 	default:
+		hddsim_release(d, c->budget, false);
+		c->budget = -1;
 		return BLK_STS_NOTSUPP;
 	}
 	st = hddsim_copy(d, rq);
@@ -280,6 +347,8 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		d->nomem++;
 		spin_unlock_irqrestore(&d->lock, flags);
 		pr_warn_ratelimited("hddsim%d: data memory (mem_mb) is full\n", d->id);
+		hddsim_release(d, c->budget, false);
+		c->budget = -1;
 		return st;
 	}
 	INIT_LIST_HEAD(&c->list);
@@ -304,6 +373,10 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 static const struct blk_mq_ops hddsim_mq_ops = {
 	.queue_rq = hddsim_queue_rq,
+	.get_budget = hddsim_get_budget,
+	.put_budget = hddsim_put_budget,
+	.set_rq_budget_token = hddsim_set_budget,
+	.get_rq_budget_token = hddsim_rq_budget,
 };
 
 static const struct block_device_operations hddsim_fops = {
@@ -375,6 +448,28 @@ static ssize_t name##_store(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RW(name)
 
+static ssize_t queue_depth_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_hddsim(dev)->depth));
+}
+
+static ssize_t queue_depth_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v < 1 || v > d->set.queue_depth)
+		return -EINVAL;
+	WRITE_ONCE(d->depth, v);
+	/* a deeper drive can take more now: let blk-mq offer it */
+	blk_mq_run_hw_queues(d->disk->queue, true);
+	return count;
+}
+static DEVICE_ATTR_RW(queue_depth);
+
 /* fault injection: writable at run time */
 HDDSIM_KNOB(fail_ppm, 1000000);
 HDDSIM_KNOB(slow_ppm, 1000000);
@@ -390,6 +485,7 @@ static struct attribute *hddsim_attrs[] = {
 	&dev_attr_errors.attr, &dev_attr_slowed.attr, &dev_attr_nomem.attr,
 	&dev_attr_mem_pages.attr, &dev_attr_fail_ppm.attr,
 	&dev_attr_slow_ppm.attr, &dev_attr_slow_ms.attr,
+	&dev_attr_queue_depth.attr,
 	NULL,
 };
 
@@ -479,7 +575,7 @@ static int hddsim_add(int i)
 
 	d->set.ops = &hddsim_mq_ops;
 	d->set.nr_hw_queues = 1;
-	d->set.queue_depth = depth;
+	d->set.queue_depth = max_t(u32, depth, HDDSIM_TAGS);
 	d->set.numa_node = NUMA_NO_NODE;
 	d->set.cmd_size = sizeof(struct hddsim_cmd);
 	d->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;

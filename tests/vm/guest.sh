@@ -265,6 +265,40 @@ t_hddsim_faults() {
 	[ "$(hs hddsim0 fail_ppm)" = 0 ]
 }
 
+# the drive's depth is a budget under 32 tags: the scheduler gets a SATA
+# disk's nr_requests at depth 1, the drive never holds more than its depth,
+# and the depth changes at run time (bad values refused)
+t_hddsim_depth() {
+	echo mq-deadline > $H/queue/scheduler || return 1
+	[ "$(cat $H/queue/nr_requests)" = 64 ] || { echo "nr_requests $(cat $H/queue/nr_requests)"; return 1; }
+	[ "$(hs hddsim0 queue_depth)" = 1 ] || return 1
+	for bad in 0 33 -1 abc ""; do
+		echo "$bad" > $H/hddsim/queue_depth 2>/dev/null && { echo "queue_depth took '$bad'"; return 1; }
+	done
+	[ "$(hs hddsim0 queue_depth)" = 1 ] || return 1
+	fio --name=d --filename=/dev/hddsim0 --direct=1 --rw=randrw --bs=4k --size=64m \
+		--ioengine=libaio --iodepth=16 --numjobs=2 --time_based --runtime=6 \
+		--verify=crc32c --verify_fatal=1 > /tmp/fio.out 2>&1 &
+	fp=$!
+	max=0
+	for depth in 1 4 32 2; do
+		echo $depth > $H/hddsim/queue_depth || { kill $fp; return 1; }
+		n=0
+		while [ $n -lt 10 ]; do
+			sleep 0.1
+			set -- $(cat $H/inflight)
+			f=$(($1 + $2))
+			[ $f -le $depth ] || { echo "$f in flight at depth $depth"; kill $fp; return 1; }
+			[ $f -gt $max ] && max=$f
+			n=$((n + 1))
+		done
+	done
+	wait $fp || { cat /tmp/fio.out; return 1; }
+	echo 1 > $H/hddsim/queue_depth
+	echo "most in flight seen: $max"
+	[ $max -gt 1 ]
+}
+
 t_hddsim_unload() {
 	for d in hddsim0 hddsim1 hddsim2; do echo mq-deadline > /sys/block/$d/queue/scheduler; done
 	rmmod hddsim && ! grep -q hddsim /proc/devices
@@ -296,6 +330,7 @@ run hddsim-verify t_hddsim_verify
 run hddsim-timing t_hddsim_timing
 echo "vm: hddsim timing: $(cat /tmp/out | tail -n 1)"
 run hddsim-faults t_hddsim_faults
+run hddsim-depth t_hddsim_depth
 run hddsim-unload t_hddsim_unload
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
 echo DMESG BEGIN
