@@ -5,7 +5,7 @@
 # host (bench/vmbench.sh) turns them into the report.
 . /lib/guest-init.sh
 . /bench/params
-echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s depths=$DEPTHS"
+echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s) depths=$DEPTHS"
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"
 
@@ -29,7 +29,7 @@ SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequ
 setup_disk() {
 	modprobe hddsim capacity=40g rpm=7200 outer_mbps=40 inner_mbps=22 cache_segments=4 \
 		segment_kb=512 avg_seek_us=9000 full_stroke_us=17000 iface_mbps=100 \
-		max_sectors_kb=128 queue_depth=$1 mem_mb=$HDDMEM || return 1
+		max_sectors_kb=128 queue_depth=1 mem_mb=$HDDMEM || return 1
 	echo mq-deadline > /sys/block/$D/queue/scheduler
 	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
 	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1
@@ -49,7 +49,7 @@ setup_disk() {
 	fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
 	fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
 	sync
-	echo "vm: disk ready at depth $1, $(hs mem_pages) data pages"
+	echo "vm: disk ready, $(hs mem_pages) data pages, nr_requests $(cat /sys/block/$D/queue/nr_requests)"
 }
 
 teardown_disk() {
@@ -85,7 +85,9 @@ measure() {
 	t0=$(now_ms)
 	# fio does not always stop at runtime during think time: SIGINT ends it
 	# and still prints its results
-	timeout -s INT $((CAP + 2)) fio --minimal --runtime=$CAP "$@" > /tmp/m.out 2>/tmp/m.err
+	cap=$CAP
+	case $tag in compile-*) cap=$CAPC ;; esac
+	timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
 	rc=$?
 	t1=$(now_ms)
 	i1=$(idle); c1=$(total)
@@ -96,7 +98,7 @@ measure() {
 	fi
 	el=$((t1 - t0))
 	cens=0
-	[ $el -ge $((CAP * 1000 - 500)) ] && cens=1
+	[ $el -ge $((cap * 1000 - 500)) ] && cens=1
 	echo "RES $DEPTH $tag $SCHED $REP $el $cens $(( (i1 - i0) * 100 / (c1 - c0 + 1) )) $((s1 - s0)) $((x1 - x0)) $(( (b1 - b0) / 1000000 )) $((q1 - q0)) $rc"
 	while read -r l; do echo "FIO $DEPTH $tag $SCHED $REP measured $l"; done < /tmp/m.out
 	for f in /tmp/bg.*; do
@@ -133,13 +135,16 @@ suite() {
 		rm -f /mnt/fsyncfile
 	fi
 	want compile-vs-write && { writer; measure compile-vs-write --name=compile --directory=/mnt/src $SRC; }
-	want compile-alone && measure compile-alone --name=compile --directory=/mnt/src $SRC
+	# the baseline without a writer: once, at the first depth
+	want compile-alone && [ $DEPTH = ${DEPTHS%% *} ] && measure compile-alone --name=compile --directory=/mnt/src $SRC
 	want random-vs-write && { writer; measure random-vs-write --name=rand --filename=$RAW --offset=$RAWOFF --size=8g \
 		--rw=randread --bs=4k --direct=1 --thinktime=2ms --numjobs=4 --time_based --runtime=$((CAP / 2)); }
 }
 
+# one filesystem for every depth: the drive's depth is a sysfs knob
+setup_disk || { echo "vm: disk setup failed"; DEPTHS=; }
 for DEPTH in $DEPTHS; do
-	setup_disk $DEPTH || { echo "vm: disk setup failed at depth $DEPTH"; break; }
+	echo $DEPTH > /sys/block/$D/hddsim/queue_depth || { echo "vm: no depth $DEPTH"; continue; }
 	REP=1
 	while [ $REP -le $REPS ]; do
 		for SCHED in $SCHEDS; do
@@ -152,8 +157,8 @@ for DEPTH in $DEPTHS; do
 		done
 		REP=$((REP + 1))
 	done
-	teardown_disk
 done
+[ -n "$DEPTHS" ] && teardown_disk
 
 # the schedulers' own cost: null_blk, no delay, 4 KiB random reads
 modprobe null_blk gb=4 submit_queues=2 hw_queue_depth=256 irqmode=0 || echo "vm: no null_blk"

@@ -98,6 +98,8 @@ END {
 		printf " %7s %7s %7s\n", "AS/dl", "AS/bfq", "Morton" > txt
 		for (wi = 1; wi <= nw; wi++) {
 			w = wname[wi]
+			for (i = 1; i <= nsched; i++) if ((d SUBSEP w SUBSEP S[i]) in n) break
+			if (i > nsched) continue	# not run at this depth
 			printf "%-17s", w > txt
 			for (i = 1; i <= nsched; i++) {
 				k = d SUBSEP w SUBSEP S[i]
@@ -111,8 +113,8 @@ END {
 			a = val[d SUBSEP w SUBSEP "anticipatory"]; dl = val[d SUBSEP w SUBSEP "mq-deadline"]; bq = val[d SUBSEP w SUBSEP "bfq"]
 			printf " %7s %7s %7s\n", dl ? sprintf("%.2f", a / dl) : "-", bq ? sprintf("%.2f", a / bq) : "-",
 				(w in hd) ? sprintf("%.2f", ha[w] / hd[w]) : "-" > txt
-			if (d == 1) for (i = 1; i <= nsched; i++) if ((d SUBSEP w SUBSEP S[i]) in val)
-				printf "%s %s %.3f\n", w, S[i], val[d SUBSEP w SUBSEP S[i]] > dat
+			for (i = 1; i <= nsched; i++) if ((d SUBSEP w SUBSEP S[i]) in val)
+				printf "%s%s %s %.3f\n", w, (d == 1 ? "" : "@qd" d), S[i], val[d SUBSEP w SUBSEP S[i]] > dat
 		}
 		printf "\n%-17s %-13s %-10s %9s %9s %9s %9s\n", "workload", "scheduler", "job", "read MB/s", "write MB/s", "p50 ms", "p99 ms" > txt
 		for (ki = 1; ki <= nk; ki++) {
@@ -188,6 +190,8 @@ plot for [s in "none mq-deadline kyber bfq anticipatory"] \
 G
 	done
 	echo "report: $prefix.txt $prefix.json $prefix.png $prefix.svg"
-else
+elif [ -s "$simout.dat" ]; then
 	echo "report: $prefix.txt $prefix.json (no plot: install gnuplot-nox)"
+else
+	echo "report: $prefix.txt $prefix.json (no plot: no measured runs)"
 fi

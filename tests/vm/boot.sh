@@ -2,7 +2,7 @@
 # Builds anticipatory.ko and an initramfs for kernel KVER, boots it under
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
-# copied to /bench/params), VM_MEM (MiB) and VM_TIMEOUT (s) change it.
+# copied to /bench/params), VM_MEM (MiB), VM_CPUS and VM_TIMEOUT (s) change it.
 set -eu
 kver=$1 cache=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -80,7 +80,7 @@ rm -f "$disk"
 truncate -s 512M "$disk"
 
 echo "vm: booting $kver"
-timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg,thread=multi -m "${VM_MEM:-1024}" -smp 2 \
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg,thread=multi -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
 	-append "console=ttyS0 quiet panic=-1" \
 	-drive file="$disk",if=virtio,format=raw,cache=writeback \
