@@ -24,7 +24,9 @@ total() { awk '/^cpu / { s = 0; for (i = 2; i <= NF; i++) s += $i; print s; exit
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 TREE="--rw=read --bs=4k --nrfiles=12000 --filesize=4k-20k --file_service_type=sequential --openfiles=1"
-SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32"
+# fio names files after the job: the measured job ("compile") must read the
+# files the setup job wrote, not lay out its own
+SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32 --filename_format=src.\$jobnum.\$filenum"
 
 setup_disk() {
 	modprobe hddsim capacity=40g rpm=7200 outer_mbps=40 inner_mbps=22 cache_segments=4 \
