@@ -5,8 +5,8 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c
-SIM_SRC := sim/jobfile.c sim/engine.c sim/report.c sim/hist.c
-TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
+SIM_SRC := sim/jobfile.c sim/engine.c sim/report.c sim/hist.c sim/trace.c
+TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c tests/test_trace.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim

@@ -6,6 +6,7 @@
  * policy to the disk model. Integer virtual time in ns throughout.
  */
 #include "engine.h"
+#include "trace.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,8 @@
 #define SECT_PER_PAGE 8
 
 enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
-enum { K_DIRECT, K_RA, K_WB, K_FSYNC };
-enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END };
+enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE };
+enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE };
 enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
 
 struct sim_file {
@@ -129,6 +130,7 @@ struct sim {
 	bool stop;
 	const struct sim_options *o;
 	uint64_t next_progress;
+	struct replay *rp;	/* replaying a trace instead of jobs */
 };
 
 const char *sim_policy_name(enum sim_policy p)
@@ -337,6 +339,8 @@ static void kick(struct sim *s)
 	}
 }
 
+static struct antic_proc *replay_proc(struct sim *s, int proc);
+
 static int submit(struct sim *s, int kind, int proc, unsigned app,
 		  unsigned file, uint64_t sector, uint64_t nr, bool write,
 		  bool sync, uint64_t page_lo, uint64_t npages)
@@ -355,7 +359,8 @@ static int submit(struct sim *s, int kind, int proc, unsigned app,
 	rq->rq.nr_sectors = (u32)nr;
 	rq->rq.write = write;
 	rq->rq.sync = sync;
-	rq->rq.proc = proc >= 0 ? &s->procs[proc].ap : &s->flusher;
+	rq->rq.proc = kind == K_TRACE ? replay_proc(s, proc) :
+		      proc >= 0 ? &s->procs[proc].ap : &s->flusher;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
 	s->ops->add(s->sched, &rq->rq, s->now);
@@ -941,6 +946,8 @@ static int clean_add(struct sim *s, unsigned fi, uint64_t lo, uint64_t n)
 	return 0;
 }
 
+static int replay_done(struct sim *s, struct sim_rq *rq);
+
 static int complete(struct sim *s, struct sim_rq *rq)
 {
 	unsigned i;
@@ -960,7 +967,9 @@ static int complete(struct sim *s, struct sim_rq *rq)
 	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
 	s->ops->complete(s->sched, &rq->rq, s->now);
 
-	if (rq->kind == K_DIRECT) {
+	if (rq->kind == K_TRACE) {
+		rc = replay_done(s, rq);
+	} else if (rq->kind == K_DIRECT) {
 		struct sim_proc *p = &s->procs[rq->proc];
 		struct app_io *a = &p->app[rq->app];
 
@@ -1001,7 +1010,7 @@ static int complete(struct sim *s, struct sim_rq *rq)
 		if (!rc)
 			rc = flusher_run(s);
 	}
-	if (rq->proc >= 0)
+	if (rq->proc >= 0 && rq->kind != K_TRACE)
 		report_exit(s, &s->procs[rq->proc]);
 	rq_free(s, rq);
 	start_mech(s);
@@ -1041,6 +1050,8 @@ static int layout(struct sim *s, char *err, size_t errlen)
 
 	for (i = 0; i < w->nr_jobs; i++)
 		s->nprocs += w->jobs[i].numjobs;
+	if (!s->nprocs)
+		return 0;	/* a trace replay */
 	s->procs = calloc(s->nprocs, sizeof(*s->procs));
 	if (!s->procs)
 		return -1;
@@ -1124,6 +1135,394 @@ sized:
 	return 0;
 }
 
+/* ---- trace replay ---- */
+
+/*
+ * Records read from the trace but not yet issued wait in their process's
+ * FIFO; at most REPLAY_WINDOW of them, so memory does not grow with the
+ * trace. A process whose next record lies beyond the window waits until
+ * the others catch up.
+ */
+#define REPLAY_WINDOW 65536
+
+struct rp_node {
+	struct trace_rec rec;
+	uint64_t gap;		/* scaled ns since this process's previous record */
+	int next;
+};
+
+struct rp_proc {
+	struct antic_proc ap;
+	uint32_t pid;
+	int head, tail;
+	unsigned outstanding;
+	uint64_t last_issue, last_done, last_t, first;
+	bool any, timer, exited;
+};
+
+struct rp_live {
+	uint64_t start, bytes;
+	uint32_t pieces;
+	int proc, dir, next;
+};
+
+struct replay {
+	struct trace *t;
+	const struct replay_spec *spec;
+	struct rp_proc *procs;
+	size_t nprocs, cap;
+	int *index;		/* pid hash -> procs index */
+	size_t icap;
+	struct rp_node *nodes;
+	int free_node;
+	unsigned pending;
+	struct rp_live *live;
+	size_t nlive, caplive;
+	int free_live;
+	struct trace_rec next;	/* open loop: the record due next */
+	bool eof;
+	char err[512];
+};
+
+static struct antic_proc *replay_proc(struct sim *s, int proc)
+{
+	return &s->rp->procs[proc].ap;
+}
+
+static uint64_t rp_scale(const struct replay *rp, uint64_t ns)
+{
+	double v = (double)ns * rp->spec->time_scale;
+
+	return v >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)v;
+}
+
+static uint32_t rp_hash(uint32_t pid)
+{
+	return pid * 2654435761u;
+}
+
+/* The process for @pid, created on its first record. -1: out of memory. */
+static int rp_proc_of(struct sim *s, uint32_t pid)
+{
+	struct replay *rp = s->rp;
+	size_t i, mask;
+
+	if ((rp->nprocs + 1) * 2 > rp->icap) {
+		size_t cap = rp->icap ? rp->icap * 2 : 64, j;
+		int *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (j = 0; j < cap; j++)
+			n[j] = -1;
+		for (j = 0; j < rp->nprocs; j++) {
+			for (i = rp_hash(rp->procs[j].pid) & (cap - 1); n[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			n[i] = (int)j;
+		}
+		free(rp->index);
+		rp->index = n;
+		rp->icap = cap;
+	}
+	mask = rp->icap - 1;
+	for (i = rp_hash(pid) & mask; rp->index[i] >= 0; i = (i + 1) & mask)
+		if (rp->procs[rp->index[i]].pid == pid)
+			return rp->index[i];
+	if (rp->nprocs == rp->cap) {
+		size_t cap = rp->cap ? rp->cap * 2 : 16;
+		struct rp_proc *np = realloc(rp->procs, cap * sizeof(*np));
+		struct job_result *nj = realloc(s->r->jobs, cap * sizeof(*nj));
+
+		if (np)
+			rp->procs = np;
+		if (nj)
+			s->r->jobs = nj;
+		if (!np || !nj)
+			return -1;
+		rp->cap = cap;
+	}
+	{
+		struct rp_proc *p = &rp->procs[rp->nprocs];
+		struct job_result *j = &s->r->jobs[rp->nprocs];
+		const char *comm = trace_proc_name(rp->t, pid);
+		const struct trace_stats *ts = trace_stats(rp->t);
+
+		memset(p, 0, sizeof(*p));
+		memset(j, 0, sizeof(*j));
+		antic_proc_init(&p->ap);
+		p->pid = pid;
+		p->head = p->tail = -1;
+		if (!ts->has_pids)
+			snprintf(j->name, sizeof(j->name), "%s", trace_device(rp->t));
+		else if (comm)
+			snprintf(j->name, sizeof(j->name), "%s[%u]", comm, pid);
+		else
+			snprintf(j->name, sizeof(j->name), "pid %u", pid);
+		rp->index[i] = (int)rp->nprocs;
+		s->r->nr_jobs = ++rp->nprocs;
+	}
+	return (int)rp->nprocs - 1;
+}
+
+/* Issue @rec for process @pi now, split as the block layer would. */
+static int rp_issue(struct sim *s, int pi, const struct trace_rec *rec)
+{
+	struct replay *rp = s->rp;
+	struct rp_proc *p = &rp->procs[pi];
+	uint64_t max = s->set->max_sectors_kb * 2, sector = rec->sector, left = rec->nr;
+	int li;
+
+	if (sector + left > s->disk.p.capacity) {
+		snprintf(rp->err, sizeof(rp->err),
+			 "%s:%llu: sector: %llu + %u is beyond the simulated disk's %llu sectors; "
+			 "give a larger --set capacity=",
+			 rp->spec->path, (unsigned long long)rec->line, (unsigned long long)sector,
+			 rec->nr, (unsigned long long)s->disk.p.capacity);
+		return -1;
+	}
+	if (rp->free_live < 0) {
+		size_t cap = rp->caplive ? rp->caplive * 2 : 1024, j;
+		struct rp_live *n = realloc(rp->live, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (j = rp->caplive; j < cap; j++)
+			n[j].next = j + 1 < cap ? (int)j + 1 : -1;
+		rp->live = n;
+		rp->free_live = (int)rp->caplive;
+		rp->caplive = cap;
+	}
+	li = rp->free_live;
+	rp->free_live = rp->live[li].next;
+	rp->live[li] = (struct rp_live){ s->now, (uint64_t)rec->nr * 512, 0, pi, rec->write, -1 };
+	if (!p->any)
+		p->first = s->now;
+	p->any = true;
+	p->outstanding++;
+	p->last_issue = s->now;
+	while (left) {
+		uint64_t n = left < max ? left : max;
+
+		rp->live[li].pieces++;
+		if (submit(s, K_TRACE, pi, (unsigned)li, 0, sector, n, rec->write, rec->sync, 0, 0))
+			return -1;
+		sector += n;
+		left -= n;
+	}
+	return 0;
+}
+
+/*
+ * Closed loop: issue what process @pi may issue now, and set a wake-up
+ * for the next one that must wait for its time.
+ */
+static int rp_try(struct sim *s, int pi)
+{
+	struct replay *rp = s->rp;
+	struct rp_proc *p = &rp->procs[pi];
+
+	while (p->head >= 0 && !p->timer) {
+		struct rp_node *n = &rp->nodes[p->head];
+		uint64_t t, at = rp_scale(rp, n->rec.t);
+		int h;
+
+		if (!p->any) {
+			t = at;
+		} else if (!n->rec.sync) {
+			t = at > p->last_issue ? at : p->last_issue;	/* async: as recorded */
+		} else if (n->rec.dep == TD_OVERLAP) {
+			t = p->last_issue + n->gap;
+		} else {
+			if (p->outstanding)
+				return 0;	/* waits for the previous one to complete */
+			if (n->rec.dep == TD_AFTER_DONE) {
+				t = p->last_done + rp_scale(rp, n->rec.think);
+			} else {
+				/* no completions recorded: its gap, and not before the last completes */
+				t = p->last_issue + n->gap;
+				if (t < p->last_done)
+					t = p->last_done;
+			}
+		}
+		if (t > s->now) {
+			p->timer = true;
+			return push_event(s, t, EV_TWAKE, pi, NULL);
+		}
+		h = p->head;
+		p->head = n->next;
+		if (p->head < 0)
+			p->tail = -1;
+		if (rp_issue(s, pi, &n->rec))
+			return -1;
+		n->next = rp->free_node;
+		rp->free_node = h;
+		rp->pending--;
+	}
+	return 0;
+}
+
+static void rp_exit_idle(struct sim *s, int pi)
+{
+	struct rp_proc *p = &s->rp->procs[pi];
+
+	if (s->rp->eof && !p->exited && p->head < 0 && !p->outstanding && !p->timer) {
+		p->exited = true;
+		s->ops->proc_exit(s->sched, &p->ap, s->now);
+	}
+}
+
+static int rp_read(struct sim *s, struct trace_rec *rec)
+{
+	struct replay *rp = s->rp;
+	int rc = trace_next(rp->t, rec, rp->err, sizeof(rp->err));
+
+	if (rc == 0) {
+		size_t i;
+
+		rp->eof = true;
+		for (i = 0; i < rp->nprocs; i++)
+			rp_exit_idle(s, (int)i);
+	}
+	return rc;
+}
+
+/* Closed loop: read ahead into the processes' FIFOs, up to the window. */
+static int rp_pull(struct sim *s)
+{
+	struct replay *rp = s->rp;
+
+	while (!rp->eof && rp->pending < REPLAY_WINDOW) {
+		struct trace_rec rec;
+		struct rp_node *n;
+		struct rp_proc *p;
+		int rc = rp_read(s, &rec), pi, ni;
+		uint64_t at;
+
+		if (rc <= 0)
+			return rc;
+		pi = rp_proc_of(s, rec.pid);
+		if (pi < 0)
+			return -1;
+		p = &rp->procs[pi];
+		ni = rp->free_node;
+		n = &rp->nodes[ni];
+		rp->free_node = n->next;
+		at = rp_scale(rp, rec.t);
+		n->rec = rec;
+		n->gap = at - (p->last_t < at ? p->last_t : at);
+		n->next = -1;
+		p->last_t = at;
+		if (p->tail >= 0)
+			rp->nodes[p->tail].next = ni;
+		else
+			p->head = ni;
+		p->tail = ni;
+		rp->pending++;
+		if (p->head == ni && rp_try(s, pi))
+			return -1;
+	}
+	return 0;
+}
+
+/* Open loop: issue the record that is due, and schedule the next one. */
+static int rp_open_step(struct sim *s)
+{
+	struct replay *rp = s->rp;
+	int pi, rc;
+
+	if (!rp->eof) {
+		pi = rp_proc_of(s, rp->next.pid);
+		if (pi < 0 || rp_issue(s, pi, &rp->next))
+			return -1;
+	}
+	rc = rp_read(s, &rp->next);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		uint64_t at = rp_scale(rp, rp->next.t);
+
+		return push_event(s, at > s->now ? at : s->now, EV_TRACE, 0, NULL);
+	}
+	return 0;
+}
+
+static int replay_done(struct sim *s, struct sim_rq *rq)
+{
+	struct replay *rp = s->rp;
+	struct rp_live *l = &rp->live[rq->app];
+	struct rp_proc *p;
+	struct job_result *j;
+	int pi = l->proc;
+
+	if (--l->pieces)
+		return 0;
+	p = &rp->procs[pi];
+	j = &s->r->jobs[pi];
+	j->io_bytes[l->dir] += l->bytes;
+	j->ios[l->dir]++;
+	hist_add(&j->lat[l->dir], s->now - l->start);
+	j->runtime = s->now - p->first;
+	l->next = rp->free_live;
+	rp->free_live = (int)rq->app;
+	p->outstanding--;
+	p->last_done = s->now;
+	if (rp->spec->closed && (rp_try(s, pi) || rp_pull(s)))
+		return -1;
+	rp_exit_idle(s, pi);
+	return 0;
+}
+
+static int replay_wake(struct sim *s, int pi)
+{
+	s->rp->procs[pi].timer = false;
+	if (rp_try(s, pi) || rp_pull(s))
+		return -1;
+	rp_exit_idle(s, pi);
+	return 0;
+}
+
+static int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_t errlen)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+	int i;
+
+	if (!rp)
+		return -1;
+	s->rp = rp;
+	rp->spec = spec;
+	rp->free_live = -1;
+	rp->t = trace_open(spec->path, &spec->topts, err, errlen);
+	if (!rp->t)
+		return -1;
+	if (spec->closed) {
+		rp->nodes = malloc(REPLAY_WINDOW * sizeof(*rp->nodes));
+		if (!rp->nodes)
+			return -1;
+		for (i = 0; i < REPLAY_WINDOW; i++)
+			rp->nodes[i].next = i + 1 < REPLAY_WINDOW ? i + 1 : -1;
+		return rp_pull(s);
+	}
+	i = rp_read(s, &rp->next);
+	if (i <= 0)
+		return i;
+	return push_event(s, rp_scale(rp, rp->next.t), EV_TRACE, 0, NULL);
+}
+
+static void replay_free(struct sim *s)
+{
+	struct replay *rp = s->rp;
+
+	if (!rp)
+		return;
+	trace_close(rp->t);
+	free(rp->procs);
+	free(rp->index);
+	free(rp->nodes);
+	free(rp->live);
+	free(rp);
+	s->rp = NULL;
+}
+
 static void sim_free(struct sim *s)
 {
 	size_t i;
@@ -1140,6 +1539,7 @@ static void sim_free(struct sim *s)
 	free(s->files);
 	free(s->heap);
 	free(s->drive);
+	replay_free(s);
 }
 
 int sim_run(const struct workload *w, enum sim_policy pol,
@@ -1171,8 +1571,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	r->nr_jobs = 0;
 	for (i = 0; i < w->nr_jobs; i++)
 		r->nr_jobs += w->jobs[i].numjobs;
-	r->jobs = calloc(r->nr_jobs, sizeof(*r->jobs));
-	if (!s->drive || !r->jobs) {
+	r->jobs = r->nr_jobs ? calloc(r->nr_jobs, sizeof(*r->jobs)) : NULL;
+	if (!s->drive || (r->nr_jobs && !r->jobs)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1210,6 +1610,11 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	for (i = 0; i < s->nprocs; i++)
 		if (push_event(s, s->procs[i].spec->startdelay, EV_WAKE, (int)i, NULL))
 			goto oom;
+	if (o->replay && replay_start(s, o->replay, err, errlen)) {
+		if (!*err)
+			snprintf(err, errlen, "%s", s->rp && *s->rp->err ? s->rp->err : "out of memory");
+		goto out;
+	}
 	while (s->nheap) {
 		struct event ev;
 
@@ -1251,11 +1656,19 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 			break;
 		case EV_DONE:
 			if (complete(s, ev.rq))
-				goto oom;
+				goto replay_err;
 			break;
 		case EV_SCHED:
 			if (pol == POL_AS)
 				as_timer(&s->u.as, s->now);
+			break;
+		case EV_TRACE:
+			if (rp_open_step(s))
+				goto replay_err;
+			break;
+		case EV_TWAKE:
+			if (replay_wake(s, ev.arg))
+				goto replay_err;
 			break;
 		}
 		kick(s);
@@ -1276,8 +1689,15 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	/* with drain, every request created must have completed */
 	if (o->drain && !r->timed_out)
 		r->violations += s->live_rqs;
+	if (s->rp)
+		r->trace = *trace_stats(s->rp->t);
 	rc = 0;
 	goto out;
+replay_err:
+	if (s->rp && *s->rp->err) {
+		snprintf(err, errlen, "%s", s->rp->err);
+		goto out;
+	}
 oom:
 	snprintf(err, errlen, "out of memory");
 out:

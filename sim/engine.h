@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "hist.h"
+#include "trace.h"
 
 enum sim_policy { POL_NOOP, POL_DEADLINE, POL_AS, POL_NR };
 
@@ -35,11 +36,25 @@ struct sim_result {
 	bool timed_out;		/* max_time reached before the jobs ended */
 	struct as_counters as;
 	struct as_estimates est;
+	struct trace_stats trace;	/* a replay's input, as read */
+};
+
+struct replay_spec {
+	const char *path;
+	struct trace_opts topts;
+	/*
+	 * closed: per process, a synchronous request starts its recorded
+	 * think time after the previous one completes; open: every request
+	 * at its recorded time.
+	 */
+	bool closed;
+	double time_scale;	/* recorded times and think times times this */
 };
 
 struct sim_options {
 	bool drain;		/* after the jobs end, finish every request */
 	bool progress;		/* a progress line on stderr */
+	const struct replay_spec *replay;	/* replay this trace; the workload has no jobs */
 };
 
 /* Run @w under @pol. Returns 0, or -1 with a reason in @err. */

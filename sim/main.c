@@ -12,6 +12,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: antic-sim [options] JOBFILE\n"
+		"       antic-sim replay [options] [trace options] TRACE\n"
+		"       antic-sim convert [trace options] --target FILE [--output OUT] TRACE\n"
 		"  --scheduler LIST        comma-separated: noop,deadline,anticipatory (default all)\n"
 		"  --output-format FMT     table (default), json or csv\n"
 		"  --output FILE           write the report to FILE (replaced whole, or not at all)\n"
@@ -20,7 +22,89 @@ static void usage(FILE *f)
 		"                          antic_expire=6 (ms), rpm=5400, type=ssd, queue_depth=32,\n"
 		"                          mem=256m, read_ahead_kb=128; see README.md\n"
 		"  --quiet                 no progress on stderr\n"
-		"  --help, --version\n");
+		"  --help, --version\n"
+		"trace options (replay, convert):\n"
+		"  --format FMT            blktrace, blkparse, msr, spc, iolog2, iolog3 (default: detect)\n"
+		"  --device DEV            keep one device: 8,0 (blktrace), hm_0 (MSR), an ASU, a file name\n"
+		"  --skip TIME             drop the trace's first TIME (e.g. 30s)\n"
+		"  --limit TIME            then replay only TIME of it\n"
+		"  --skip-bad              skip malformed records (counted) instead of stopping\n"
+		"replay only:\n"
+		"  --replay MODE           closed (per-process dependencies; default when the trace\n"
+		"                          names processes) or open (every request at its time)\n"
+		"  --time-scale X          multiply recorded times and think times by X (0.5: twice as fast)\n");
+}
+
+/* The trace options shared by replay and convert; 1 if @a was one, -1 on a bad value. */
+static int trace_option(const char *a, const char *v, struct trace_opts *t, bool *used_value)
+{
+	uint64_t ns;
+
+	*used_value = true;
+	if (!strcmp(a, "--format")) {
+		if (trace_format_parse(v, &t->fmt)) {
+			fprintf(stderr, "antic-sim: --format: want blktrace, blkparse, msr, spc, iolog2 or iolog3, got '%s'\n", v);
+			return -1;
+		}
+	} else if (!strcmp(a, "--device")) {
+		t->device = v;
+	} else if (!strcmp(a, "--skip") || !strcmp(a, "--limit")) {
+		if (parse_time(v, 1000000000ULL, &ns)) {
+			fprintf(stderr, "antic-sim: %s: want a time such as 30s or 500ms, got '%s'\n", a, v);
+			return -1;
+		}
+		if (a[2] == 's')
+			t->skip = ns;
+		else
+			t->limit = ns;
+	} else if (!strcmp(a, "--skip-bad")) {
+		*used_value = false;
+		t->skip_bad = true;
+	} else {
+		*used_value = false;
+		return 0;
+	}
+	return 1;
+}
+
+static void print_trace_summary(FILE *f, const char *path, const struct trace_stats *ts,
+				enum trace_fmt fmt, const struct replay_spec *rs)
+{
+	if (!f)
+		return;
+	fprintf(f, "trace %s: %s", path, trace_format_name(fmt));
+	if (ts->files > 1)
+		fprintf(f, " (%u per-CPU files merged)", ts->files);
+	fprintf(f, ", %llu requests (%llu reads %.1f MiB, %llu writes %.1f MiB) over %.3f s, %llu processes",
+		(unsigned long long)ts->records, (unsigned long long)ts->ios[0], ts->bytes[0] / 1048576.0,
+		(unsigned long long)ts->ios[1], ts->bytes[1] / 1048576.0, ts->span / 1e9,
+		(unsigned long long)ts->procs);
+	if (ts->ignored)
+		fprintf(f, "; %llu ignored (flush, discard, other devices, outside the window)",
+			(unsigned long long)ts->ignored);
+	if (ts->bad)
+		fprintf(f, "; %llu malformed records skipped", (unsigned long long)ts->bad);
+	fprintf(f, "\n");
+	if (!rs)
+		return;
+	if (!rs->closed) {
+		fprintf(f, "replay: open loop, every request at its recorded time");
+	} else {
+		fprintf(f, "replay: closed loop per process: a synchronous request starts ");
+		if (ts->has_completions)
+			fprintf(f, "its recorded think time after the previous one completes (think times "
+				"from the trace's completions, %llu matched), or its recorded gap after the "
+				"previous issue when that one was still outstanding; writes not marked sync at "
+				"their recorded times", (unsigned long long)ts->completions);
+		else
+			fprintf(f, "its recorded gap after the previous one, and not before that one "
+				"completes (the format records no completions, so think time is not known)");
+	}
+	if (!ts->has_pids)
+		fprintf(f, "; the format names no processes, so the device is one process");
+	if (rs->time_scale != 1.0)
+		fprintf(f, "; times scaled by %g", rs->time_scale);
+	fprintf(f, "\n\n");
 }
 
 static int parse_sched_list(const char *s, enum sim_policy *out, size_t *n)
@@ -39,6 +123,110 @@ static int parse_sched_list(const char *s, enum sim_policy *out, size_t *n)
 	return *n ? 0 : -1;
 }
 
+/* Write @tmp's content to @out by rename: the output is whole or absent. */
+static FILE *open_out(const char *out, char *tmp, size_t n)
+{
+	FILE *f;
+
+	if (snprintf(tmp, n, "%s.tmp.%ld", out, (long)getpid()) >= (int)n || !(f = fopen(tmp, "w"))) {
+		fprintf(stderr, "antic-sim: %s: %s\n", out, strerror(errno));
+		return NULL;
+	}
+	return f;
+}
+
+static int close_out(FILE *f, const char *out, const char *tmp, bool ok)
+{
+	if (!ok) {
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	if (ferror(f) | fclose(f) || rename(tmp, out)) {
+		fprintf(stderr, "antic-sim: %s: %s\n", out, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+	struct trace_opts to = { 0 };
+	const char *path = NULL, *target = NULL, *out = NULL;
+	bool quiet = false, used;
+	struct trace *t;
+	char err[512], tmp[4096];
+	FILE *f = stdout;
+	long long n;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			quiet = true;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		}
+		if (a[0] == '-' && strcmp(a, "--skip-bad") && !v) {
+			fprintf(stderr, "antic-sim: convert: %s needs a value\n", a);
+			return 2;
+		}
+		r = trace_option(a, v ? v : "", &to, &used);
+		if (r < 0)
+			return 2;
+		if (r > 0) {
+			i += used;
+			continue;
+		}
+		if (!strcmp(a, "--target")) {
+			target = argv[++i];
+		} else if (!strcmp(a, "--output") || !strcmp(a, "-o")) {
+			out = argv[++i];
+		} else if (a[0] == '-') {
+			fprintf(stderr, "antic-sim: convert: unknown option '%s'\n", a);
+			return 2;
+		} else if (!path) {
+			path = a;
+		} else {
+			fprintf(stderr, "antic-sim: convert: more than one trace\n");
+			return 2;
+		}
+	}
+	if (!path || !target) {
+		fprintf(stderr, "antic-sim: convert: want --target FILE (the file or device fio will replay on) and a TRACE\n");
+		return 2;
+	}
+	if (strchr(target, ' ') || strchr(target, '\t') || strchr(target, '\n')) {
+		fprintf(stderr, "antic-sim: convert: --target: an iolog file name cannot hold white space\n");
+		return 2;
+	}
+	t = trace_open(path, &to, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "antic-sim: %s\n", err);
+		return 1;
+	}
+	if (out && !(f = open_out(out, tmp, sizeof(tmp)))) {
+		trace_close(t);
+		return 1;
+	}
+	n = trace_write_iolog3(t, f, target, err, sizeof(err));
+	if (n < 0)
+		fprintf(stderr, "antic-sim: %s\n", err);
+	if (out ? close_out(f, out, tmp, n >= 0) : (fflush(stdout) || n < 0)) {
+		trace_close(t);
+		return 1;
+	}
+	if (!quiet)
+		print_trace_summary(stderr, path, trace_stats(t), trace_format(t), NULL);
+	trace_close(t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	enum sim_policy pols[8] = { POL_NOOP, POL_DEADLINE, POL_AS };
@@ -51,11 +239,19 @@ int main(int argc, char **argv)
 	struct sim_result res[8];
 	struct sim_options o = { 0 };
 	char err[512];
-	int i, rc = 1;
+	int i, rc = 1, first = 1;
 	FILE *f = stdout;
 	char tmp[4096];
+	bool replay = false, mode_given = false, used;
+	struct replay_spec rs = { .time_scale = 1.0 };
 
-	for (i = 1; i < argc; i++) {
+	if (argc > 1 && !strcmp(argv[1], "convert"))
+		return cmd_convert(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "replay")) {
+		replay = true;
+		first = 2;
+	}
+	for (i = first; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		char name[64];
 		const char *eq = strchr(a, '=');
@@ -101,6 +297,31 @@ int main(int argc, char **argv)
 			sets[nsets++] = v;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = true;
+		} else if (replay && !strcmp(a, "--skip-bad")) {
+			rs.topts.skip_bad = true;
+		} else if (replay && (!strcmp(a, "--format") || !strcmp(a, "--device") ||
+				      !strcmp(a, "--skip") || !strcmp(a, "--limit"))) {
+			NEEDARG();
+			if (trace_option(a, v, &rs.topts, &used) < 0)
+				return 2;
+		} else if (replay && !strcmp(a, "--replay")) {
+			NEEDARG();
+			if (strcmp(v, "open") && strcmp(v, "closed")) {
+				fprintf(stderr, "antic-sim: --replay: want open or closed, got '%s'\n", v);
+				return 2;
+			}
+			rs.closed = !strcmp(v, "closed");
+			mode_given = true;
+		} else if (replay && !strcmp(a, "--time-scale")) {
+			char *end;
+
+			NEEDARG();
+			errno = 0;
+			rs.time_scale = strtod(v, &end);
+			if (errno || *end || end == v || !(rs.time_scale > 0) || rs.time_scale > 1e6) {
+				fprintf(stderr, "antic-sim: --time-scale: want a number above 0 (at most 1e6), got '%s'\n", v);
+				return 2;
+			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "antic-sim: unknown option '%s'\n", argv[i]);
 			usage(stderr);
@@ -108,7 +329,7 @@ int main(int argc, char **argv)
 		} else if (!jobfile) {
 			jobfile = a;
 		} else {
-			fprintf(stderr, "antic-sim: more than one job file\n");
+			fprintf(stderr, "antic-sim: more than one %s\n", replay ? "trace" : "job file");
 			return 2;
 		}
 	}
@@ -116,7 +337,23 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (jobfile_load(jobfile, &w, err, sizeof(err))) {
+	if (replay) {
+		struct trace *t = trace_open(jobfile, &rs.topts, err, sizeof(err));
+
+		if (!t) {
+			fprintf(stderr, "antic-sim: %s\n", err);
+			return 1;
+		}
+		/* closed loop needs processes to keep dependencies within */
+		if (!mode_given)
+			rs.closed = trace_stats(t)->has_pids;
+		rs.topts.fmt = trace_format(t);
+		trace_close(t);
+		rs.path = jobfile;
+		o.replay = &rs;
+		memset(&w, 0, sizeof(w));
+		sim_default_settings(&w.set);
+	} else if (jobfile_load(jobfile, &w, err, sizeof(err))) {
 		fprintf(stderr, "antic-sim: %s\n", err);
 		return 1;
 	}
@@ -149,16 +386,14 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (out) {
-		if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", out, (long)getpid()) >= (int)sizeof(tmp) ||
-		    !(f = fopen(tmp, "w"))) {
-			fprintf(stderr, "antic-sim: %s: %s\n", out, strerror(errno));
-			goto free_res;
-		}
-	}
+	if (out && !(f = open_out(out, tmp, sizeof(tmp))))
+		goto free_res;
 	{
 		struct report_ctx c = { jobfile, &w, res, npol };
 
+		if (replay)
+			print_trace_summary(strcmp(fmt, "table") ? (quiet ? NULL : stderr) : f,
+					    jobfile, &res[0].trace, rs.topts.fmt, &rs);
 		if (!strcmp(fmt, "json"))
 			report_json(f, &c);
 		else if (!strcmp(fmt, "csv"))
@@ -167,11 +402,8 @@ int main(int argc, char **argv)
 			report_table(f, &c);
 	}
 	if (out) {
-		if (ferror(f) | fclose(f) || rename(tmp, out)) {
-			fprintf(stderr, "antic-sim: %s: %s\n", out, strerror(errno));
-			remove(tmp);
+		if (close_out(f, out, tmp, true))
 			goto free_res;
-		}
 	} else if (fflush(stdout)) {
 		goto free_res;
 	}

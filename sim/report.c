@@ -33,6 +33,17 @@ static void row(FILE *f, const char *job, const char *what)
 	fprintf(f, "%-14.14s %-16s", job, what);
 }
 
+/*
+ * Job @i of result @k; a replay run that stopped early (max_time) may have
+ * met fewer processes than the first: those rows are empty.
+ */
+static const struct job_result *jr(const struct report_ctx *c, size_t k, size_t i)
+{
+	static const struct job_result none;
+
+	return i < c->res[k].nr_jobs ? &c->res[k].jobs[i] : &none;
+}
+
 void report_table(FILE *f, const struct report_ctx *c)
 {
 	const struct disk_params *d = &c->w->set.disk;
@@ -57,19 +68,19 @@ void report_table(FILE *f, const struct report_ctx *c)
 			char what[32];
 
 			for (k = 0; k < c->nres; k++)
-				any |= c->res[k].jobs[i].ios[dir] > 0;
+				any |= jr(c, k, i)->ios[dir] > 0;
 			if (!any)
 				continue;
 			snprintf(what, sizeof(what), "%s MB/s", dn[dir]);
 			row(f, name, what);
 			for (k = 0; k < c->nres; k++)
-				fprintf(f, " %13.2f", job_bw(&c->res[k].jobs[i], dir) / 1e6);
+				fprintf(f, " %13.2f", job_bw(jr(c, k, i), dir) / 1e6);
 			fputc('\n', f);
 			name = "";
 			snprintf(what, sizeof(what), "%s IOPS", dn[dir]);
 			row(f, name, what);
 			for (k = 0; k < c->nres; k++)
-				fprintf(f, " %13.1f", iops(&c->res[k].jobs[i], dir));
+				fprintf(f, " %13.1f", iops(jr(c, k, i), dir));
 			fputc('\n', f);
 			{
 				static const double pct[] = { 0.5, 0.99, 0.999 };
@@ -81,14 +92,14 @@ void report_table(FILE *f, const struct report_ctx *c)
 					row(f, "", what);
 					for (k = 0; k < c->nres; k++)
 						fprintf(f, " %13.3f",
-							(double)hist_percentile(&c->res[k].jobs[i].lat[dir], pct[q]) / 1e6);
+							(double)hist_percentile(&jr(c, k, i)->lat[dir], pct[q]) / 1e6);
 					fputc('\n', f);
 				}
 			}
 		}
 		row(f, name, "runtime s");
 		for (k = 0; k < c->nres; k++)
-			fprintf(f, " %13.2f", (double)c->res[k].jobs[i].runtime / 1e9);
+			fprintf(f, " %13.2f", (double)jr(c, k, i)->runtime / 1e9);
 		fputc('\n', f);
 	}
 	row(f, "disk", "util %");

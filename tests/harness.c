@@ -27,6 +27,7 @@ int main(int argc, char **argv)
 	suite_core();
 	suite_disk();
 	suite_sim();
+	suite_trace();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

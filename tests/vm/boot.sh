@@ -2,7 +2,8 @@
 # Builds anticipatory.ko and an initramfs for kernel KVER, boots it under
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
-# copied to /bench/params), VM_MEM (MiB), VM_CPUS and VM_TIMEOUT (s) change it.
+# copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
+# VM_PROGS (more host programs for the guest) change it.
 set -eu
 kver=$1 cache=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,7 +57,7 @@ cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.m
 	"$ir/lib/modules/$kver/" 2>/dev/null || true
 depmod -b "$ir" "$kver"
 # programs and the libraries they load
-for prog in fio mke2fs; do
+for prog in fio mke2fs ${VM_PROGS:-}; do
 	p=$(command -v "$prog" || echo "/sbin/$prog")
 	cp "$p" "$ir/bin/"
 	ldd "$p" | awk '/=>/ { print $3 } /^[ \t]*\/lib/ { print $1 }' | while read -r lib; do
