@@ -60,6 +60,9 @@ struct trace {
 	bool have_dev, have_t0, ended;
 	uint64_t t0, last_t, v2_time;
 	struct trace_stats st;
+	uint32_t devnum;	/* blktrace: the last device seen, and its name */
+	bool have_devnum;
+	char devname[32];
 	struct tproc *procs;
 	size_t cap_procs;
 	struct outreq *out;
@@ -710,7 +713,7 @@ static int blktrace_step(struct trace *t, char *err, size_t errlen)
 	struct cpufile *c = NULL;
 	struct blk_io_trace *b;
 	unsigned i, act, cat;
-	char dev[32];
+	const char *dev;
 	int rc;
 
 	for (i = 0; i < t->ncpu; i++)
@@ -724,7 +727,13 @@ static int blktrace_step(struct trace *t, char *err, size_t errlen)
 	act = b->action & 0xff;
 	cat = b->action >> BLK_TC_SHIFT;
 	t->pend.line = c->off;
-	snprintf(dev, sizeof(dev), "%u,%u", b->device >> 20, b->device & 0xfffff);
+	/* formatting the device name per record cost a fifth of the time */
+	if (!t->have_devnum || b->device != t->devnum) {
+		snprintf(t->devname, sizeof(t->devname), "%u,%u", b->device >> 20, b->device & 0xfffff);
+		t->devnum = b->device;
+		t->have_devnum = true;
+	}
+	dev = t->devname;
 	rc = 0;
 	if (cat & BLK_TC_NOTIFY) {
 		bool cg = (b->action & __BLK_TN_CGROUP) != 0;
