@@ -51,8 +51,8 @@ FUZZ := clang -g -O1 -fsanitize=fuzzer,address,undefined $(WARN)
 build/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim/*.h) | build
 	$(FUZZ) -o $@ $< $(CORE_SRC) $(SIM_SRC)
 
-fuzz: build/fuzz_jobfile build/fuzz_settings
-	for t in jobfile settings; do \
+fuzz: build/fuzz_jobfile build/fuzz_settings build/fuzz_trace
+	for t in jobfile settings trace; do \
 	  mkdir -p build/fuzz-corpus-$$t && \
 	  build/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 -artifact_prefix=build/ \
 	    build/fuzz-corpus-$$t tests/fuzz/corpus-$$t > build/fuzz-$$t.log 2>&1; rc=$$?; \

@@ -1610,10 +1610,14 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	for (i = 0; i < s->nprocs; i++)
 		if (push_event(s, s->procs[i].spec->startdelay, EV_WAKE, (int)i, NULL))
 			goto oom;
-	if (o->replay && replay_start(s, o->replay, err, errlen)) {
-		if (!*err)
-			snprintf(err, errlen, "%s", s->rp && *s->rp->err ? s->rp->err : "out of memory");
-		goto out;
+	if (o->replay) {
+		if (replay_start(s, o->replay, err, errlen)) {
+			if (!*err)
+				snprintf(err, errlen, "%s", s->rp && *s->rp->err ? s->rp->err : "out of memory");
+			goto out;
+		}
+		/* the first requests may already be queued, with no event to run the queue */
+		kick(s);
 	}
 	while (s->nheap) {
 		struct event ev;

@@ -544,8 +544,30 @@ static void test_replay_modes(void)
 	CHECK(strstr(err, "replay.blkparse:3: sector:") && strstr(err, "capacity"));
 }
 
+/*
+ * Found by fuzz_trace: in the closed loop, a first request issued at time
+ * 0 with every later one waiting on it left no event to run the queue.
+ */
+static void test_replay_closed_first_request(void)
+{
+	struct workload w;
+	struct replay_spec rs = { .closed = true, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	char err[512];
+
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	rs.path = write_file("first.spc", "0,20941264,8192,W,0.551706\n0,20939840,8192,r,0.554041\n");
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK_EQ(r.violations, 0);
+	CHECK_EQ(r.bytes_completed, 16384);
+	sim_result_free(&r);
+}
+
 void suite_trace(void)
 {
+	RUN(test_replay_closed_first_request);
 	RUN(test_trace_text_formats);
 	RUN(test_trace_errors);
 	RUN(test_trace_blktrace);
