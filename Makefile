@@ -10,7 +10,7 @@ TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
-.PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz
+.PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz valgrind
 
 all: $(BIN)
 
@@ -40,6 +40,9 @@ demo: $(BIN)
 
 check test: $(BIN) build/tests build/tests-san core-freestanding
 	tests/run.sh
+
+valgrind: $(BIN) build/tests
+	tests/valgrind.sh
 
 bench: build/bench
 	build/bench

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev \
 	linux-headers-amd64 linux-headers-6.12-amd64 \
-	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl gnuplot-nox blktrace
+	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl gnuplot-nox blktrace valgrind
 # linux-source at exactly the headers' version, so block/*.h match
 for hdr in $(dpkg-query -W -f '${Package}\n' 'linux-headers-6.*-amd64' | grep -E '^linux-headers-6\.(1|12)\.[0-9]'); do
 	kver=${hdr#linux-headers-}

@@ -1,5 +1,6 @@
 #!/bin/sh
-# make check: the userland tests plain and under ASan+UBSan, checkpatch
+# make check: the userland tests plain, under ASan+UBSan and (with the
+# simulator's main paths) under valgrind, checkpatch
 # over kernel/ and core/, and the kernel module in a VM for each LTS
 # kernel. Prints one summary line last.
 set -u
@@ -35,6 +36,8 @@ for bin in build/tests build/tests-san; do
 	echo "== $bin"
 	count "$bin"
 done
+echo "== valgrind"
+count tests/valgrind.sh
 echo "== checkpatch"
 one checkpatch kernel/checkpatch.sh
 if [ "${ANTIC_SKIP_VM:-}" = 1 ]; then
