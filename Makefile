@@ -10,7 +10,7 @@ TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
-.PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz valgrind
+.PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz valgrind debug-kernel stress
 
 all: $(BIN)
 
@@ -40,6 +40,16 @@ demo: $(BIN)
 
 check test: $(BIN) build/tests build/tests-san core-freestanding
 	tests/run.sh
+
+# the VM tests with a longer all-at-once stress run (STRESS_S seconds)
+STRESS_S ?= 600
+stress:
+	mkdir -p build && echo STRESS_S=$(STRESS_S) > build/stress-params
+	PARAMS=$(CURDIR)/build/stress-params VM_TIMEOUT=$$(( $(STRESS_S) + 1800 )) tests/vm/run.sh $(KVER)
+
+# KASAN + lockdep kernel from linux-source, and the VM tests on it (slow)
+debug-kernel:
+	tests/debug-kernel.sh
 
 valgrind: $(BIN) build/tests
 	tests/valgrind.sh

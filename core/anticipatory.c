@@ -11,6 +11,18 @@
  */
 #include "anticipatory.h"
 
+const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
+	/* anticipation beyond a second is never worth it; 0 turns it off */
+	{ "antic_expire", offsetof(struct as_tunables, antic_expire), 0, 1000 },
+	/* a deadline or batch of 0 would starve the other direction or spin */
+	{ "read_expire", offsetof(struct as_tunables, read_expire), 1, 60000 },
+	{ "write_expire", offsetof(struct as_tunables, write_expire), 1, 60000 },
+	{ "read_batch_expire", offsetof(struct as_tunables, read_batch_expire),
+	  1, 60000 },
+	{ "write_batch_expire", offsetof(struct as_tunables, write_batch_expire),
+	  1, 60000 },
+};
+
 void as_default_tunables(struct as_tunables *t, bool rotational)
 {
 	/* a seek-free device gains nothing from waiting */

@@ -25,6 +25,19 @@ struct as_tunables {
 	u64 write_batch_expire;
 };
 
+/*
+ * The tunables by name, in ms, with the range the sysfs files accept: one
+ * table, so that antic-sim takes exactly what the kernel module takes.
+ */
+struct as_tunable_desc {
+	const char *name;
+	size_t off;		/* in struct as_tunables */
+	u32 min_ms, max_ms;
+};
+
+#define AS_NR_TUNABLES 5
+extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
+
 enum as_antic_state {
 	AS_ANTIC_OFF = 0,
 	AS_ANTIC_WAIT_REQ,	/* waiting for P's request to complete */

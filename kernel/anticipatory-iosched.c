@@ -479,22 +479,6 @@ static bool as_bio_merge(struct request_queue *q, struct bio *bio,
 
 /* ---- sysfs: tunables in ms, as the original scheduler had them ---- */
 
-struct as_tunable_desc {
-	const char *name;
-	size_t off;
-	unsigned int min_ms, max_ms;
-};
-
-static const struct as_tunable_desc as_tunable_descs[] = {
-	{ "antic_expire", offsetof(struct as_tunables, antic_expire), 0, 1000 },
-	{ "read_expire", offsetof(struct as_tunables, read_expire), 1, 60000 },
-	{ "write_expire", offsetof(struct as_tunables, write_expire), 1, 60000 },
-	{ "read_batch_expire", offsetof(struct as_tunables, read_batch_expire),
-	  1, 60000 },
-	{ "write_batch_expire", offsetof(struct as_tunables, write_batch_expire),
-	  1, 60000 },
-};
-
 static ssize_t as_tunable_show(struct elevator_queue *e, char *page, int i)
 {
 	struct as_data *ad = e->elevator_data;

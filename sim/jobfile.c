@@ -383,24 +383,19 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 			return seterr(err, errlen, "seed: want an unsigned integer, got '%s'", v);
 		return 0;
 	}
-	/* AS tunables, in ms as the sysfs files; 0..1 hour */
-	{
-		static const struct { const char *name; size_t off; } at[] = {
-			{ "antic_expire", offsetof(struct as_tunables, antic_expire) },
-			{ "read_expire", offsetof(struct as_tunables, read_expire) },
-			{ "write_expire", offsetof(struct as_tunables, write_expire) },
-			{ "read_batch_expire", offsetof(struct as_tunables, read_batch_expire) },
-			{ "write_batch_expire", offsetof(struct as_tunables, write_batch_expire) },
-		};
-		for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-			if (strcmp(k, at[i].name))
-				continue;
-			if (ms_value(v, 3600000, (uint64_t *)((char *)&s->as + at[i].off)))
-				return seterr(err, errlen, "%s: want milliseconds 0..3600000, got '%s'", k, v);
-			if (i == 0)
-				s->as_explicit_antic = true;
-			return 0;
-		}
+	/* AS tunables, in ms and in the ranges the kernel module's sysfs files take */
+	for (i = 0; i < AS_NR_TUNABLES; i++) {
+		const struct as_tunable_desc *d = &as_tunable_descs[i];
+
+		if (strcmp(k, d->name))
+			continue;
+		if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
+			return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
+				      d->min_ms, d->max_ms, v);
+		*(uint64_t *)((char *)&s->as + d->off) = x;
+		if (i == 0)
+			s->as_explicit_antic = true;
+		return 0;
 	}
 	if (!strcmp(k, "dl_read_expire") || !strcmp(k, "dl_write_expire")) {
 		if (ms_value(v, 3600000, k[3] == 'r' ? &s->dl.read_expire : &s->dl.write_expire))

@@ -140,6 +140,78 @@ static void test_properties_random_workloads(void)
 	}
 }
 
+/*
+ * Every tunable at its extremes (0, 1, the largest accepted) on random
+ * workloads: still no request lost or served twice, the run ends, and the
+ * statistics stay within what the disk could produce.
+ */
+static void test_tunable_extremes(void)
+{
+	static const struct { const char *name; const char *vals[3]; } tun[] = {
+		/* the ranges the kernel module's sysfs files take (core/) */
+		{ "antic_expire", { "0", "1", "1000" } },
+		{ "read_expire", { "1", "2", "60000" } },
+		{ "write_expire", { "1", "2", "60000" } },
+		{ "read_batch_expire", { "1", "2", "60000" } },
+		{ "write_batch_expire", { "1", "2", "60000" } },
+		{ "dl_read_expire", { "0", "1", "3600000" } },
+		{ "dl_write_expire", { "0", "1", "3600000" } },
+		{ "writes_starved", { "0", "1", "1048576" } },
+		{ "fifo_batch", { "1", "2", "1048576" } },
+	};
+	struct sim_options o = { .drain = true };
+	char text[4096], err[512];
+	size_t t, v;
+	uint64_t seed;
+
+	{
+		struct sim_settings st;
+
+		/* just outside: refused, as the kernel refuses them */
+		sim_default_settings(&st);
+		CHECK(settings_apply(&st, "read_expire", "0", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "read_expire: want milliseconds 1..60000"));
+		CHECK(settings_apply(&st, "antic_expire", "1001", err, sizeof(err)) == -1);
+		CHECK(settings_apply(&st, "write_batch_expire", "60001", err, sizeof(err)) == -1);
+		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);
+	}
+	for (t = 0; t < sizeof(tun) / sizeof(tun[0]); t++) {
+		for (v = 0; v < 3; v++) {
+			for (seed = 100; seed < 104; seed++) {
+				struct workload w;
+				struct sim_result r;
+				enum sim_policy pol = t < 5 ? POL_AS : POL_DEADLINE;
+
+				random_jobfile(seed, text, sizeof(text));
+				if (parse(text, &w, err)) {
+					CHECK(!"random job file did not parse");
+					continue;
+				}
+				CHECK(settings_apply(&w.set, tun[t].name, tun[t].vals[v], err, sizeof(err)) == 0);
+				if (sim_run(&w, pol, &o, &r, err, sizeof(err))) {
+					CHECK(!"sim_run failed");
+					workload_free(&w);
+					continue;
+				}
+				if (r.violations || r.timed_out || r.bytes_added != r.bytes_completed)
+					fprintf(stderr, "  %s=%s seed %llu: violations %llu timed out %d\n",
+						tun[t].name, tun[t].vals[v], (unsigned long long)seed,
+						(unsigned long long)r.violations, r.timed_out);
+				CHECK_EQ(r.violations, 0);
+				CHECK(!r.timed_out);
+				CHECK_EQ(r.bytes_added, r.bytes_completed);
+				if (pol == POL_AS) {
+					CHECK(r.est.exit_prob <= 256 && r.est.exit_no_coop <= 256);
+					CHECK(r.est.new_seek_mean <= w.set.disk.capacity);
+					CHECK(r.est.new_ttime_mean <= r.sim_time);
+				}
+				sim_result_free(&r);
+				workload_free(&w);
+			}
+		}
+	}
+}
+
 static char *render(const struct workload *w, enum sim_policy pol)
 {
 	struct sim_options o = { 0 };
@@ -268,6 +340,7 @@ void suite_sim(void)
 	RUN(test_jobfile_errors);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
+	RUN(test_tunable_extremes);
 	RUN(test_determinism);
 	RUN(test_demo_ordering);
 	RUN(test_ssd_no_anticipation);

@@ -3,7 +3,8 @@
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
-# VM_PROGS (more host programs for the guest) change it.
+# VM_PROGS (more host programs for the guest) change it; VM_ROOT and
+# VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
 set -eu
 kver=$1 cache=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,13 +12,18 @@ work=$cache/$kver
 mkdir -p "$work"
 
 echo "vm: building anticipatory.ko and hddsim.ko for $kver"
-make -s -C "$top/kernel" KVER="$kver" >"$work/kbuild.log" 2>&1 ||
+# VM_KSRC: a kernel build tree of one's own (the debug kernel)
+make -s -C "$top/kernel" KVER="$kver" ${VM_KSRC:+KSRC="$VM_KSRC" BLOCK_INC="$VM_KSRC/block"} \
+	>"$work/kbuild.log" 2>&1 ||
 	{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
 ko=$top/kernel/build/anticipatory-$kver.ko
 
 # the kernel image and its modules: from /boot if installed, else the .deb
 root=$work/image
-if [ -f "/boot/vmlinuz-$kver" ] && [ -d "/lib/modules/$kver/kernel" ]; then
+if [ -n "${VM_ROOT:-}" ]; then
+	# a kernel built here: VM_ROOT/boot/vmlinuz-KVER, VM_ROOT/lib/modules/KVER
+	vmlinuz=$VM_ROOT/boot/vmlinuz-$kver moddir=$VM_ROOT/lib/modules/$kver
+elif [ -f "/boot/vmlinuz-$kver" ] && [ -d "/lib/modules/$kver/kernel" ]; then
 	vmlinuz=/boot/vmlinuz-$kver moddir=/lib/modules/$kver
 else
 	if [ ! -f "$root/boot/vmlinuz-$kver" ]; then

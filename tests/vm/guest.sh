@@ -11,7 +11,7 @@ run() {
 	shift
 	("$@") > /tmp/out 2>&1 &
 	pid=$!
-	(sleep 300; kill $pid 2>/dev/null) &
+	(sleep $((300 + ${STRESS_S:-0})); kill $pid 2>/dev/null) &
 	dog=$!
 	wait $pid
 	rc=$?
@@ -49,10 +49,13 @@ t_defaults() {
 		grep -q "exit probability" $T/est_time
 }
 
+# more than a sysfs page of digits
+LONG=$(printf '%05000d' 0 | tr 0 9)
+
 t_sysfs_invalid() {
 	for f in $TUNABLES; do
 		old=$(cat $T/$f)
-		for bad in -1 abc 1.5 99999999999 "" 0x10 "5 6" 1000001; do
+		for bad in -1 abc 1.5 99999999999 "" 0x10 "5 6" 1000001 "$LONG"; do
 			if echo "$bad" > $T/$f 2>/dev/null; then
 				echo "$f accepted '$bad'"; return 1
 			fi
@@ -299,6 +302,73 @@ t_hddsim_depth() {
 	[ $max -gt 1 ]
 }
 
+# Everything at once for STRESS_S seconds: fio verifying on several
+# processes, short-lived readers started and killed while anticipation is
+# on, the scheduler switched every 0.3 s, tunables rewritten at random
+# (valid and not), and hddsim disks loaded, verified and removed. Passes
+# when the data verifies and every part ends in time; dmesg is checked
+# after all tests.
+STRESS_S=${STRESS_S:-40}
+[ -f /bench/params ] && . /bench/params
+t_stress() {
+	end=$(( $(now_ms) + STRESS_S * 1000 ))
+	echo anticipatory > $Q/scheduler || return 1
+	fio --name=v --filename=/dev/$D --direct=1 --rw=randwrite --bs=4k-64k --size=24m \
+		--offset_increment=32m --numjobs=3 --ioengine=libaio --iodepth=4 --verify=crc32c \
+		--verify_backlog=16 --verify_fatal=1 --time_based --runtime=$STRESS_S \
+		--name=b --filename=/dev/$D --direct=0 --rw=write --bs=1m --offset=128m --size=32m \
+		--verify=crc32c --verify_fatal=1 --end_fsync=1 --loops=1000 --time_based --runtime=$STRESS_S \
+		> /tmp/stress-fio.out 2>&1 &
+	fp=$!
+	(	# process churn: readers that live a few milliseconds to a second
+		while [ $(now_ms) -lt $end ]; do
+			dd if=/dev/$D of=/dev/null bs=4k count=400 skip=$((RANDOM % 4096 * 8)) iflag=direct 2>/dev/null &
+			c=$!
+			sleep 0.$((RANDOM % 10))
+			kill -9 $c 2>/dev/null
+			wait $c 2>/dev/null
+		done
+	) &
+	churn=$!
+	(	# the scheduler, and its tunables while it is ours
+		while [ $(now_ms) -lt $end ]; do
+			for s in anticipatory mq-deadline anticipatory none bfq anticipatory kyber; do
+				echo $s > $Q/scheduler 2>/dev/null
+				for k in 1 2 3; do
+					set -- $TUNABLES
+					shift $((RANDOM % 5))
+					case $((RANDOM % 4)) in
+					0) v=$((RANDOM % 3)) ;;
+					1) v=$((RANDOM % 1000 + 1)) ;;
+					2) v=-$RANDOM ;;
+					*) v=x$RANDOM ;;
+					esac
+					echo $v > $T/$1 2>/dev/null
+				done
+				sleep 0.3
+			done
+		done
+		echo anticipatory > $Q/scheduler
+	) &
+	sw=$!
+	hs_rc=0
+	while [ $(now_ms) -lt $end ]; do	# hddsim disks come and go
+		modprobe hddsim nr_devices=2 capacity=1g queue_depth=1,32 mem_mb=64 || { hs_rc=1; break; }
+		for h in hddsim0 hddsim1; do echo anticipatory > /sys/block/$h/queue/scheduler; done
+		fio --name=h0 --filename=/dev/hddsim0 --direct=1 --rw=randwrite --bs=4k --size=4m \
+			--verify=crc32c --verify_fatal=1 --number_ios=64 \
+			--name=h1 --filename=/dev/hddsim1 --direct=1 --rw=randwrite --bs=4k --size=4m \
+			--ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 --number_ios=64 \
+			> /tmp/stress-hs.out 2>&1 || { cat /tmp/stress-hs.out; hs_rc=1; }
+		rmmod hddsim || { echo "hddsim would not unload"; hs_rc=1; break; }
+	done
+	wait $churn; wait $sw
+	wait $fp || { tail -n 20 /tmp/stress-fio.out; return 1; }
+	! grep -qi "verify.*fail\|bad magic\|crc32c.*mismatch" /tmp/stress-fio.out || return 1
+	echo "stress: $STRESS_S s, hddsim rc $hs_rc"
+	[ $hs_rc = 0 ]
+}
+
 t_hddsim_unload() {
 	for d in hddsim0 hddsim1 hddsim2; do echo mq-deadline > /sys/block/$d/queue/scheduler; done
 	rmmod hddsim && ! grep -q hddsim /proc/devices
@@ -332,6 +402,8 @@ echo "vm: hddsim timing: $(cat /tmp/out | tail -n 1)"
 run hddsim-faults t_hddsim_faults
 run hddsim-depth t_hddsim_depth
 run hddsim-unload t_hddsim_unload
+run stress t_stress
+echo "vm: $(tail -n 1 /tmp/out)"
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
 echo DMESG BEGIN
 dmesg

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The debug kernel: 6.12 from Debian's linux-source, x86_64 defconfig plus
+# KASAN, lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, DEBUG_LIST and fault
+# injection (failslab, fail_page_alloc, fail_make_request), then the VM
+# tests (tests/vm) on it with both modules built against it. Too slow for
+# CI here (see docs/reliability.md for the measured times); developers run
+# it as `make debug-kernel`. Stage: build, test, or all (default).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+stage=${1:-all}
+dir=$top/build/debug-kernel
+src=$dir/linux-source-6.12
+root=$dir/root
+mkdir -p "$dir"
+if [ "$stage" != test ]; then
+	t0=$(date +%s)
+	if [ ! -f "$src/Makefile" ]; then
+		[ -f /usr/src/linux-source-6.12.tar.xz ] ||
+			{ echo "debug-kernel: needs linux-source-6.12 (sudo ./setup.sh)" >&2; exit 1; }
+		echo "debug-kernel: extracting linux-source-6.12" >&2
+		tar -C "$dir" -xf /usr/src/linux-source-6.12.tar.xz
+	fi
+	cd "$src"
+	make -s x86_64_defconfig
+	scripts/config --set-str LOCALVERSION -antic-debug --disable LOCALVERSION_AUTO \
+		--enable DEBUG_INFO_NONE --disable DEBUG_INFO_DWARF5 --disable DEBUG_INFO_DWARF4 \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+		--enable KASAN --enable KASAN_GENERIC --enable KASAN_OUTLINE \
+		--enable PROVE_LOCKING --enable DEBUG_ATOMIC_SLEEP --enable DEBUG_LIST \
+		--enable FAULT_INJECTION --enable FAILSLAB --enable FAIL_PAGE_ALLOC \
+		--enable FAIL_MAKE_REQUEST --enable FAULT_INJECTION_DEBUG_FS \
+		--enable DETECT_HUNG_TASK --enable SOFTLOCKUP_DETECTOR \
+		--enable DEBUG_FS --enable BLK_DEBUG_FS --enable BLK_DEV_INITRD \
+		--enable VIRTIO_PCI --enable VIRTIO_BLK --enable EXT4_FS \
+		--enable MQ_IOSCHED_DEADLINE --module MQ_IOSCHED_KYBER --module IOSCHED_BFQ \
+		--module BLK_DEV_NULL_BLK --enable CRYPTO_CRC32C --enable MEMCG \
+		--disable MODULE_SIG --disable WERROR
+	make -s olddefconfig
+	kver=$(make -s kernelrelease)
+	echo "debug-kernel: building $kver with $(nproc) jobs" >&2
+	make -s -j"$(nproc)" bzImage modules
+	rm -rf "$root"
+	make -s modules_install INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 DEPMOD=/bin/true
+	mkdir -p "$root/boot"
+	cp arch/x86/boot/bzImage "$root/boot/vmlinuz-$kver"
+	echo "$kver" > "$dir/kver"
+	echo "debug-kernel: built $kver in $(( $(date +%s) - t0 )) s" >&2
+fi
+if [ "$stage" != build ]; then
+	kver=$(cat "$dir/kver")
+	t0=$(date +%s)
+	VM_ROOT=$root VM_KSRC=$src VM_TIMEOUT=3600 VM_MEM=2048 "$top/tests/vm/run.sh" "$kver"
+	rc=$?
+	echo "debug-kernel: VM tests took $(( $(date +%s) - t0 )) s" >&2
+	exit $rc
+fi
