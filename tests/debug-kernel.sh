@@ -13,6 +13,9 @@ src=$dir/linux-source-6.12
 root=$dir/root
 mkdir -p "$dir"
 if [ "$stage" != test ]; then
+	for t in flex bison bc; do
+		command -v $t >/dev/null || { echo "debug-kernel: needs $t: apt-get install flex bison bc libelf-dev libssl-dev" >&2; exit 1; }
+	done
 	t0=$(date +%s)
 	if [ ! -f "$src/Makefile" ]; then
 		[ -f /usr/src/linux-source-6.12.tar.xz ] ||
