@@ -17,7 +17,7 @@
 
 enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
 enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE };
-enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE };
+enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE, EV_FLUSH };
 enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
 
 struct sim_file {
@@ -131,6 +131,10 @@ struct sim {
 	const struct sim_options *o;
 	uint64_t next_progress;
 	struct replay *rp;	/* replaying a trace instead of jobs */
+	uint64_t last_read;	/* when a read was last queued (wbt) */
+	bool read_seen, wbt_slow, flush_wake;
+	uint64_t wbt_win;	/* start of wbt's current window */
+	unsigned wbt_depth;
 };
 
 const char *sim_policy_name(enum sim_policy p)
@@ -363,6 +367,10 @@ static int submit(struct sim *s, int kind, int proc, unsigned app,
 		      proc >= 0 ? &s->procs[proc].ap : &s->flusher;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
+	if (!write) {
+		s->last_read = s->now;
+		s->read_seen = true;
+	}
 	s->ops->add(s->sched, &rq->rq, s->now);
 	return 0;
 }
@@ -537,12 +545,43 @@ static int write_run(struct sim *s, unsigned fi, uint64_t *cursor, int kind,
 	return 1;
 }
 
+/*
+ * How many writeback requests the flusher may have queued: nr_requests,
+ * or under wbt a depth that starts at 16, halves after each 100 ms window
+ * in which a read took longer than 75 ms (wbt's target for rotational
+ * disks) and doubles back after a window without; a quarter of it while
+ * reads are recent. This is the shape of block/blk-wbt.c, not its code.
+ */
+#define WBT_WINDOW (100 * ANTIC_NSEC_PER_MSEC)
+#define WBT_TARGET (75 * ANTIC_NSEC_PER_MSEC)
+#define WBT_MAX 16
+
+static unsigned wb_limit(struct sim *s)
+{
+	unsigned lim = s->set->nr_requests, w;
+
+	if (!s->set->wbt)
+		return lim;
+	while (s->now - s->wbt_win >= WBT_WINDOW) {
+		if (s->wbt_slow)
+			s->wbt_depth = s->wbt_depth > 1 ? s->wbt_depth / 2 : 1;
+		else if (s->wbt_depth < WBT_MAX)
+			s->wbt_depth *= 2;
+		s->wbt_slow = false;
+		s->wbt_win += WBT_WINDOW;
+		if (s->now - s->wbt_win > 10 * WBT_WINDOW)
+			s->wbt_win = s->now;	/* a long quiet spell: one step, not many */
+	}
+	w = s->read_seen && s->now - s->last_read < WBT_WINDOW ? (s->wbt_depth + 3) / 4 : s->wbt_depth;
+	return w < lim ? w : lim;
+}
+
 /* Background writeback: large sorted async writes until under the threshold. */
 static int flusher_run(struct sim *s)
 {
 	if (s->nr_dirty > s->bg_limit)
 		s->flushing = true;
-	while (s->flushing && s->flusher_inflight < s->set->nr_requests) {
+	while (s->flushing && s->flusher_inflight < wb_limit(s)) {
 		int fi = s->dirty_head, n;
 
 		if (s->nr_dirty <= s->bg_limit || fi < 0) {
@@ -965,6 +1004,8 @@ static int complete(struct sim *s, struct sim_rq *rq)
 	if (!rq->dispatched || rq->completed++)
 		s->r->violations++;
 	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
+	if (!rq->rq.write && s->now - rq->rq.add_time > WBT_TARGET)
+		s->wbt_slow = true;
 	s->ops->complete(s->sched, &rq->rq, s->now);
 
 	if (rq->kind == K_TRACE) {
@@ -1007,8 +1048,19 @@ static int complete(struct sim *s, struct sim_rq *rq)
 		if (rq->kind == K_FSYNC && s->procs[rq->proc].fsync_pending)
 			s->procs[rq->proc].fsync_pending--;
 		rc = wake_waiters(s, rq->file);
-		if (!rc)
+		if (!rc && rq->kind == K_WB && s->set->wbt) {
+			/*
+			 * A flusher held back by wbt sleeps until a write completes
+			 * and needs a wake-up before it queues the next: the moment
+			 * in which a deadline batch finds no next write.
+			 */
+			if (!s->flush_wake) {
+				s->flush_wake = true;
+				rc = push_event(s, s->now + s->set->wakeup, EV_FLUSH, 0, NULL);
+			}
+		} else if (!rc) {
 			rc = flusher_run(s);
+		}
 	}
 	if (rq->proc >= 0 && rq->kind != K_TRACE)
 		report_exit(s, &s->procs[rq->proc]);
@@ -1562,6 +1614,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	s->o = o;
 	s->pol = pol;
 	s->dirty_head = s->dirty_tail = -1;
+	s->wbt_depth = WBT_MAX;
 	r->scheduler = sim_policy_name(pol);
 	if (disk_init(&s->disk, &w->set.disk, &why)) {
 		snprintf(err, errlen, "disk parameter '%s' is out of range", why);
@@ -1665,6 +1718,11 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		case EV_SCHED:
 			if (pol == POL_AS)
 				as_timer(&s->u.as, s->now);
+			break;
+		case EV_FLUSH:
+			s->flush_wake = false;
+			if (flusher_run(s))
+				goto oom;
 			break;
 		case EV_TRACE:
 			if (rp_open_step(s))

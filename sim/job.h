@@ -60,6 +60,12 @@ struct sim_settings {
 	uint64_t max_time;	/* ns of virtual time before giving up */
 	/* ns from an I/O's completion to its process's next request (wake-up) */
 	uint64_t wakeup;
+	/*
+	 * Writeback throttling as the kernel's wbt on a rotational disk: the
+	 * flusher keeps at most 16 writes queued, 4 while reads have come
+	 * within the last 100 ms. 0 turns it off (bfq does in the kernel).
+	 */
+	bool wbt;
 };
 
 struct workload {

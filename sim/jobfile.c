@@ -24,6 +24,7 @@ void sim_default_settings(struct sim_settings *s)
 	s->max_sectors_kb = 512;
 	s->nr_requests = 64;
 	s->wakeup = 20 * 1000;
+	s->wbt = true;
 	s->max_time = 3600ULL * ANTIC_NSEC_PER_SEC;
 }
 
@@ -438,6 +439,12 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		if (parse_time(v, ANTIC_NSEC_PER_SEC, &x) || !x)
 			return seterr(err, errlen, "max_time: want a time, got '%s'", v);
 		s->max_time = x;
+		return 0;
+	}
+	if (!strcmp(k, "wbt")) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return seterr(err, errlen, "wbt: want 0 or 1, got '%s'", v);
+		s->wbt = v[0] == '1';
 		return 0;
 	}
 	if (!strcmp(k, "wakeup")) {
