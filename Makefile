@@ -38,7 +38,7 @@ build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
 demo: $(BIN)
 	$(BIN) examples/write-vs-read.fio
 
-check test: $(BIN) build/tests build/tests-san core-freestanding
+check test: $(BIN) build/tests build/tests-san core-freestanding build/corpus_jobfile build/corpus_settings build/corpus_trace
 	tests/run.sh
 
 # the VM tests with a longer all-at-once stress run (STRESS_S seconds)
@@ -63,6 +63,10 @@ FUZZ_TIME ?= 60
 FUZZ := clang -g -O1 -fsanitize=fuzzer,address,undefined $(WARN)
 build/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim/*.h) | build
 	$(FUZZ) -o $@ $< $(CORE_SRC) $(SIM_SRC)
+
+# the same targets over their saved corpora, built with gcc (make check)
+build/corpus_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_corpus.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim/*.h) | build
+	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $< tests/fuzz/replay_corpus.c $(CORE_SRC) $(SIM_SRC)
 
 fuzz: build/fuzz_jobfile build/fuzz_settings build/fuzz_trace
 	for t in jobfile settings trace; do \

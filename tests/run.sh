@@ -36,6 +36,10 @@ for bin in build/tests build/tests-san; do
 	echo "== $bin"
 	count "$bin"
 done
+echo "== fuzz corpora and kept crashes (ASan+UBSan)"
+for t in jobfile settings trace; do
+	one "corpus-$t" build/corpus_$t tests/fuzz/corpus-$t
+done
 echo "== valgrind"
 count tests/valgrind.sh
 echo "== checkpatch"
