@@ -15,18 +15,20 @@ kver=$(sed -n "s/.*vm: kernel \([^,]*\),.*/\1/p" "$log" | head -n 1)
 for depth in $(awk '$1 == "RES" { print $2 }' "$log" | sort -un); do
 	for pair in write-vs-read:reader write-vs-tree:tree read-vs-tree:tree \
 		six-trees:tree ten-streams:stream read-vs-fsync:writer \
-		compile-vs-write:compile compile-alone:compile; do
+		compile-vs-write:compile compile-alone:compile random-vs-write:rand; do
 		w=${pair%%:*} job=${pair#*:}
 		ex=$w
 		[ $w = six-trees ] && ex=six-tree-readers
 		"$sim" --quiet --output-format=csv --set disk=ide2003 --set queue_depth="$depth" \
 			"$top/examples/$ex.fio" |
 		awk -F, -v d="$depth" -v w="$w" -v job="$job" '
+			# time: the slowest such job; random-vs-write: the mean of their read p50 (ms)
+			NR > 1 && index($2, job) == 1 && w == "random-vs-write" { m[$1] += $8 / 1e6; c[$1]++; next }
 			NR > 1 && index($2, job) == 1 { t = $7 / 1000; if (t > m[$1]) m[$1] = t }
 			END {
 				map["noop"] = "none"; map["deadline"] = "mq-deadline"
 				map["anticipatory"] = "anticipatory"
-				for (s in m) printf "SIM %s %s %s %.3f\n", d, w, map[s], m[s]
+				for (s in m) printf "SIM %s %s %s %.3f\n", d, w, map[s], c[s] ? m[s] / c[s] : m[s]
 			}'
 	done
 done > "$simout"
@@ -52,7 +54,7 @@ $1 == "RES" {
 	if (!(k in n)) { keys[++nk] = k }
 	n[k]++; t[k] += $6 / 1000; if (!(k in tmin) || $6 / 1000 < tmin[k]) tmin[k] = $6 / 1000
 	if ($6 / 1000 > tmax[k]) tmax[k] = $6 / 1000
-	if ($7) cens[k] = 1
+	if ($7 && $3 != "random-vs-write") cens[k] = 1	# its metric is latency, not time
 	idle[k] += $8; seeks[k] += $9; frac[k] += $10 * 512 / ($6 / 1000) / 40e6
 	if ($13 != 0 && !$7) fioerr[k] = 1
 	depths[$2] = 1; wl[$3] = 1
@@ -131,7 +133,7 @@ END {
 		for (ki = 1; ki <= nk; ki++) {
 			k = keys[ki]; split(k, c, SUBSEP)
 			if (c[1] != d) continue
-			se = (k in simt) ? sprintf("%+.0f", (simt[k] - t[k] / n[k]) * 100 / (t[k] / n[k])) : "-"
+			se = (k in simt) ? sprintf("%+.0f", (simt[k] - metric(k)) * 100 / metric(k)) : "-"
 			if ((k in simt) && (k in cens)) se = "capped"	# the kernel time is only a bound
 			printf "%-17s %-13s %6d %8d %8.2f %8.1f %s\n", c[2], c[3], n[k], seeks[k] / n[k],
 				frac[k] / n[k], idle[k] / n[k], se > txt
