@@ -11,13 +11,20 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev \
 	linux-headers-amd64 linux-headers-6.12-amd64 \
 	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl gnuplot-nox blktrace valgrind
-# linux-source at exactly the headers' version, so block/*.h match
-for hdr in $(dpkg-query -W -f '${Package}\n' 'linux-headers-6.*-amd64' | grep -E '^linux-headers-6\.(1|12)\.[0-9]'); do
+# linux-source at exactly the version of the headers the metapackages
+# point at now, so that block/*.h match. Only those: a machine may keep
+# older headers from an earlier run, and pinning the source to one of
+# them would ask apt to downgrade (and then upgrade) the source package.
+for meta in linux-headers-amd64 linux-headers-6.12-amd64; do
+	hdr=$(dpkg-query -W -f '${Depends}' "$meta" | tr ',' '\n' |
+		sed -n 's/^ *\(linux-headers-6\.[0-9]*\.[^ ]*-amd64\).*/\1/p' | head -n 1)
+	[ -n "$hdr" ] || { echo "setup.sh: cannot tell which headers $meta depends on" >&2; exit 1; }
 	kver=${hdr#linux-headers-}
 	mm=$(printf '%s\n' "$kver" | cut -d. -f1,2)
 	v=$(dpkg-query -W -f '${Version}' "$hdr")
 	if apt-cache madison "linux-source-$mm" | awk '{ print $3 }' | grep -qx "$v"; then
-		apt-get install -y -q --no-install-recommends "linux-source-$mm=$v"
+		# the newest source may be a stable release ahead of the newest headers
+		apt-get install -y -q --no-install-recommends --allow-downgrades "linux-source-$mm=$v"
 	else
 		echo "setup.sh: linux-source-$mm $v is not in the archive; installing the newest" >&2
 		apt-get install -y -q --no-install-recommends "linux-source-$mm"

@@ -5,7 +5,7 @@
 # pattern and a streaming write beside reads, on virtio and on hddsim.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-kver=${1:-$(ls -d /usr/src/linux-headers-6.12.*-amd64 | sed 's|/usr/src/linux-headers-||' | head -n 1)}
+kver=${1:-$("$top/tests/vm/kernels.sh" 6.12)}
 command -v blktrace >/dev/null || { echo "capture: needs blktrace (apt-get install blktrace)" >&2; exit 1; }
 cache=$top/build/capture
 mkdir -p "$cache"

@@ -2,8 +2,8 @@
 # Boots each Debian LTS kernel under qemu (TCG) with anticipatory.ko and
 # runs tests/vm/guest.sh inside; fails on any failed check and on any
 # oops, warning, BUG, hung task or lockup in the guest's kernel log.
-# Usage: tests/vm/run.sh [KVER...]   (default: every installed 6.1/6.12
-# headers package). Prints "N passed, N failed" last.
+# Usage: tests/vm/run.sh [KVER...]   (default: the newest installed 6.1
+# and 6.12 headers). Prints "N passed, N failed" last.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=$top/build/vm
@@ -18,8 +18,7 @@ done
 busybox --list 2>/dev/null | grep -qx poweroff || die "busybox is not the static build: apt-get install busybox-static"
 
 if [ $# -eq 0 ]; then
-	set -- $(ls -d /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64 2>/dev/null |
-		sed 's|/usr/src/linux-headers-||')
+	set -- $("$top/tests/vm/kernels.sh")
 	[ $# -ge 2 ] || die "need linux-headers for both 6.1 and 6.12 (found: $*); run 'sudo ./setup.sh'"
 fi
 
