@@ -265,7 +265,20 @@ t_hddsim_faults() {
 	for bad in -1 abc 1000001 ""; do
 		echo "$bad" > $H/hddsim/fail_ppm 2>/dev/null && { echo "fail_ppm took '$bad'"; return 1; }
 	done
-	[ "$(hs hddsim0 fail_ppm)" = 0 ]
+	[ "$(hs hddsim0 fail_ppm)" = 0 ] || return 1
+	# one request in ten failing under load, at depth 8: fio sees the errors,
+	# nothing hangs, and the scheduler ends with nothing queued or in flight
+	e0=$(hs hddsim0 errors)
+	echo 100000 > $H/hddsim/fail_ppm
+	fio --name=f --filename=/dev/hddsim0 --direct=1 --rw=randread --bs=4k --size=64m \
+		--number_ios=300 --ioengine=libaio --iodepth=8 --continue_on_error=all > /tmp/fio.out 2>&1
+	echo 0 > $H/hddsim/fail_ppm
+	e1=$(hs hddsim0 errors)
+	echo "errors $((e1 - e0)) of 300"
+	[ $((e1 - e0)) -gt 5 ] && [ $((e1 - e0)) -lt 100 ] || return 1
+	grep -qi "error" /tmp/fio.out || { echo "fio saw no error"; return 1; }
+	c=/sys/kernel/debug/block/hddsim0/sched/counters
+	grep -q "^queued 0$" $c && grep -q "^nr_dispatched 0$" $c || { cat $c; return 1; }
 }
 
 # the drive's depth is a budget under 32 tags: the scheduler gets a SATA
