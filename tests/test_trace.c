@@ -387,6 +387,8 @@ static void test_trace_roundtrip(void)
 			     "128166372000030000,hm,0,Write,2097152,8192,5000\n"), &o);
 	roundtrip(write_file("r.iolog2", "fio version 2 iolog\n/dev/sdb add\n/dev/sdb read 4096 4096\n"
 			     "/dev/sdb wait 1500 0\n/dev/sdb write 8192 512\n"), &o);
+	roundtrip(write_file("r.iolog3", "fio version 3 iolog\n0 /dev/sdb add\n160 /dev/sdb read 0 4096\n"
+			     "509 /dev/sdb write 4096 4096\n"), &o);
 	roundtrip(write_file("r.blkparse", "  8,0 0 1 0.000000000 100 Q R 2048 + 8 [cat]\n"
 			     "  8,0 0 2 0.000400000 100 Q WS 4096 + 16 [cat]\n"), &o);
 	roundtrip(bt_make("rt-bt", true), &o);
