@@ -28,6 +28,14 @@ TREE="--rw=read --bs=4k --nrfiles=12000 --filesize=4k-20k --file_service_type=se
 # files the setup job wrote, not lay out its own
 SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32 --filename_format=src.\$jobnum.\$filenum"
 
+# lay_out NAME FIO-ARGS: write files with fio and print their size
+lay_out() {
+	name=$1
+	shift
+	fio --minimal "$@" > /tmp/lay.out || return 1
+	echo "SIZE $name $(awk -F';' '{ kb += $47 } END { print kb }' /tmp/lay.out)"
+}
+
 setup_disk() {
 	modprobe hddsim capacity=40g rpm=7200 outer_mbps=40 inner_mbps=22 cache_segments=4 \
 		segment_kb=512 avg_seek_us=9000 full_stroke_us=17000 iface_mbps=100 \
@@ -35,18 +43,18 @@ setup_disk() {
 	echo mq-deadline > /sys/block/$D/queue/scheduler
 	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
 	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1
-	mkdir -p /mnt/tree0 /mnt/src
-	# files laid out once, in the order a tree's files would be written
+	mkdir -p /mnt/src
+	# files laid out once, in the order a tree's files would be written;
+	# "SIZE name KB" tells the report how much a reader of them reads
 	want write-vs-tree || want read-vs-tree || want six-trees || TREES=0
-	[ $TREES = 0 ] || fio --name=tree --directory=/mnt/tree0 $TREE --rw=write > /dev/null || return 1
-	i=1
+	i=0
 	while [ $i -lt $TREES ]; do
 		mkdir -p /mnt/tree$i
-		fio --name=tree --directory=/mnt/tree$i $TREE --rw=write > /dev/null || return 1
+		lay_out tree$i --name=tree --directory=/mnt/tree$i $TREE --rw=write || return 1
 		i=$((i + 1))
 	done
 	if want compile-vs-write || want compile-alone; then
-		fio --name=src --directory=/mnt/src $SRC --rw=write --thinktime=0 > /dev/null || return 1
+		lay_out src --name=src --directory=/mnt/src $SRC --rw=write --thinktime=0 || return 1
 	fi
 	fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
 	fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
@@ -89,7 +97,13 @@ measure() {
 	# and still prints its results
 	cap=$CAP
 	case $tag in compile-*) cap=$CAPC ;; esac
-	timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+	# ROOTCG=1: the measured processes run outside the 256 MB memcg
+	if [ "${ROOTCG:-0}" = 1 ]; then
+		sh -c 'echo $$ > /cg/cgroup.procs; exec "$@"' sh \
+			timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+	else
+		timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+	fi
 	rc=$?
 	t1=$(now_ms)
 	i1=$(idle); c1=$(total)
@@ -139,8 +153,11 @@ suite() {
 	want compile-vs-write && { writer; measure compile-vs-write --name=compile --directory=/mnt/src $SRC; }
 	# the baseline without a writer: once, at the first depth
 	want compile-alone && [ $DEPTH = ${DEPTHS%% *} ] && measure compile-alone --name=compile --directory=/mnt/src $SRC
-	want random-vs-write && { writer; measure random-vs-write --name=rand --filename=$RAW --offset=$RAWOFF --size=8g \
-		--rw=randread --bs=4k --direct=1 --thinktime=2ms --numjobs=4 --time_based --runtime=$((CAP / 2)); }
+	# the random readers share the memcg with the writer unless RANDOM_ROOTCG=1
+	want random-vs-write && { writer; ROOTCG=${RANDOM_ROOTCG:-0}; measure random-vs-write --name=rand \
+		--filename=$RAW --offset=$RAWOFF --size=8g \
+		--rw=randread --bs=4k --direct=1 --thinktime=2ms --numjobs=4 --time_based --runtime=$((CAP / 2))
+		ROOTCG=0; }
 }
 
 # one filesystem for every depth: the drive's depth is a sysfs knob

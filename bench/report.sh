@@ -49,11 +49,13 @@ BEGIN {
 	nsched = split("none mq-deadline kyber bfq anticipatory", S, " ")
 }
 FILENAME != ARGV[1] && $1 == "SIM" { simt[$2 SUBSEP $3 SUBSEP $4] = $5; next }
+$1 == "SIZE" { size[$2] = $3; next }
 $1 == "RES" {
 	k = $2 SUBSEP $3 SUBSEP $4
 	if (!(k in n)) { keys[++nk] = k }
 	n[k]++; t[k] += $6 / 1000; if (!(k in tmin) || $6 / 1000 < tmin[k]) tmin[k] = $6 / 1000
 	if ($6 / 1000 > tmax[k]) tmax[k] = $6 / 1000
+	rk = k SUBSEP $5; reps[k] = reps[k] " " $5; el[rk] = $6 / 1000; rcens[rk] = $7
 	if ($7 && $3 != "random-vs-write") cens[k] = 1	# its metric is latency, not time
 	idle[k] += $8; seeks[k] += $9; frac[k] += $10 * 512 / ($6 / 1000) / 40e6
 	if ($13 != 0 && !$7) fioerr[k] = 1
@@ -69,6 +71,7 @@ $1 == "FIO" && $3 !~ /^cost/ {
 	k = $2 SUBSEP $3 SUBSEP $4; j = k SUBSEP $6 SUBSEP x[3]
 	if (!(j in jn)) { jobs[k] = jobs[k] " " $6 SUBSEP x[3] }
 	jn[j]++
+	if ($6 == "measured") done[k SUBSEP $5] += x[6] + x[47]	# KiB read and written
 	rbw[j] += x[7] * 1024 / 1e6; wbw[j] += x[48] * 1024 / 1e6
 	rp50[j] += num(x[24]) / 1000; rp99[j] += num(x[30]) / 1000
 	riops[j] += x[8]
@@ -78,10 +81,33 @@ $1 == "FIO" { cost_iops[$4 SUBSEP substr($3, 6)] += 0; split($0, y, ";"); if (y[
 $1 == "COST" { cost_busy[$2 SUBSEP $3] = $4; cost_tot[$2 SUBSEP $3] = $5; costs[++nc] = $2 SUBSEP $3; next }
 /vm: kernel .*cpus, quick=/ { header = $0; sub(/.*vm: /, "vm: ", header) }
 function mean(a, k) { return a[k] / n[k] }
-function metric(k,   d, w, s, jj, m, c, i) {
+# KiB the measured jobs of workload w read when they run to the end; 0
+# where a stopped run cannot be projected (the fsync comes at the end)
+function planned(w,   i, kb) {
+	if (w == "write-vs-read") return 100 * 1024
+	if (w == "ten-streams") return 10 * 100 * 1024
+	if (w == "write-vs-tree" || w == "read-vs-tree") return size["tree0"]
+	if (w == "six-trees") { for (i = 0; i < 6; i++) kb += size["tree" i]; return kb }
+	if (w ~ /^compile-/) return size["src"]
+	return 0
+}
+# the time of one run; a run stopped at the cap is projected from the fraction
+# of its reading done, when that can be known (proj[k] says so)
+function rep_time(k, r, w,   rk, p) {
+	rk = k SUBSEP r; p = planned(w)
+	if (!rcens[rk] || w == "random-vs-write") return el[rk]
+	if (!p || !done[rk] || done[rk] >= p) return el[rk]
+	proj[k] = 1
+	return el[rk] * p / done[rk]
+}
+function metric(k,   d, w, s, jj, m, c, i, rr, sum) {
 	# the row metric: seconds, except random-vs-write (time-based): mean read p50 ms
 	split(k, c, SUBSEP)
-	if (c[2] != "random-vs-write") return t[k] / n[k]
+	if (c[2] != "random-vs-write") {
+		split(reps[k], rr, " "); sum = 0
+		for (i = 1; i in rr; i++) sum += rep_time(k, rr[i], c[2])
+		return sum / n[k]
+	}
 	m = 0; c[0] = 0
 	split(jobs[k], jj, " ")
 	for (i in jj) if (index(jj[i], "measured" SUBSEP) == 1) { m += rp50[k SUBSEP jj[i]] / jn[k SUBSEP jj[i]]; c[0]++ }
@@ -95,6 +121,7 @@ END {
 	for (d = 0; d <= 64; d++) {
 		if (!(d in depths)) continue
 		printf "\n== queue depth %d: time in seconds (random-vs-write: read p50 ms); mean of reps, [sim] antic-sim\n", d > txt
+		printf "   (>T: stopped at the cap T; ~T: stopped at the cap, time projected from the fraction read)\n" > txt
 		printf "%-17s", "workload" > txt
 		for (i = 1; i <= nsched; i++) printf " %17s", S[i] > txt
 		printf " %7s %7s %7s\n", "AS/dl", "AS/bfq", "Morton" > txt
@@ -107,7 +134,7 @@ END {
 				k = d SUBSEP w SUBSEP S[i]
 				if (!(k in n)) { printf " %17s", "-" > txt; continue }
 				v = metric(k); sk = d SUBSEP w SUBSEP S[i]
-				cell = sprintf("%s%.1f", (k in cens) ? ">" : "", v)
+				cell = sprintf("%s%.1f", (k in proj) ? "~" : (k in cens) ? ">" : "", v)
 				if (sk in simt) cell = cell sprintf(" [%.1f]", simt[sk])
 				printf " %17s", cell > txt
 				val[d SUBSEP w SUBSEP S[i]] = v
@@ -134,12 +161,13 @@ END {
 			k = keys[ki]; split(k, c, SUBSEP)
 			if (c[1] != d) continue
 			se = (k in simt) ? sprintf("%+.0f", (simt[k] - metric(k)) * 100 / metric(k)) : "-"
-			if ((k in simt) && (k in cens)) se = "capped"	# the kernel time is only a bound
+			if ((k in simt) && (k in cens) && !(k in proj)) se = "capped"	# the kernel time is only a bound
+			else if ((k in simt) && (k in proj)) se = se " (projected)"
 			printf "%-17s %-13s %6d %8d %8.2f %8.1f %s\n", c[2], c[3], n[k], seeks[k] / n[k],
 				frac[k] / n[k], idle[k] / n[k], se > txt
-			printf "%s\n  {\"depth\": %d, \"workload\": \"%s\", \"scheduler\": \"%s\", \"reps\": %d, \"time_s\": %.3f, \"time_min_s\": %.3f, \"time_max_s\": %.3f, \"censored\": %s, \"metric\": %.3f, \"fio_error\": %s, \"idle_pct\": %.1f, \"seeks\": %.0f, \"throughput_fraction\": %.4f, \"sim_time_s\": %s, \"jobs\": [",
+			printf "%s\n  {\"depth\": %d, \"workload\": \"%s\", \"scheduler\": \"%s\", \"reps\": %d, \"time_s\": %.3f, \"time_min_s\": %.3f, \"time_max_s\": %.3f, \"censored\": %s, \"projected\": %s, \"metric\": %.3f, \"fio_error\": %s, \"idle_pct\": %.1f, \"seeks\": %.0f, \"throughput_fraction\": %.4f, \"sim_time_s\": %s, \"jobs\": [",
 				first ? "" : ",", c[1], c[2], c[3], n[k], t[k] / n[k], tmin[k], tmax[k],
-				(k in cens) ? "true" : "false", metric(k), (k in fioerr) ? "true" : "false",
+				(k in cens) ? "true" : "false", (k in proj) ? "true" : "false", metric(k), (k in fioerr) ? "true" : "false",
 				idle[k] / n[k], seeks[k] / n[k], frac[k] / n[k],
 				(k in simt) ? simt[k] : "null" > json
 			first = 0

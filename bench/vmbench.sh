@@ -16,6 +16,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # every file (an inode pass) before it reads them.
 # Full: about an hour per kernel here; kernels run one after another
 # unless PARALLEL=1 (one VM per kernel at once, each with VM_CPUS=1).
+# CAP, CAPC, DEPTHS, REPS, WORKLOADS, SCHEDS override the full run's
+# choices; TAG=-x names the results vmbench-KVER-x.*; RANDOM_ROOTCG=1
+# runs random-vs-write's readers outside the memory cgroup.
 if [ "$QUICK" = 1 ]; then
 	REPS=1 DEPTHS=1 TREES=1 CAP=30 CAPC=60 COSTRUN=5 HDDMEM=700 TIMEOUT=1500
 	WORKLOADS=${WORKLOADS:-"write-vs-read write-vs-tree read-vs-fsync random-vs-write"}
@@ -26,8 +29,7 @@ else
 fi
 SCHEDS=${SCHEDS:-"none mq-deadline kyber bfq anticipatory"}
 if [ $# -eq 0 ]; then
-	set -- $(ls -d /usr/src/linux-headers-6.1.*-amd64 /usr/src/linux-headers-6.12.*-amd64 2>/dev/null |
-		sed 's|/usr/src/linux-headers-||')
+	set -- $("$top/tests/vm/kernels.sh")
 	[ $# -gt 0 ] || { echo "vmbench: no kernel headers; run 'sudo ./setup.sh'" >&2; exit 1; }
 fi
 make -s -C "$top" all >/dev/null
@@ -45,6 +47,7 @@ MEMCG=256M
 SCHEDS="$SCHEDS"
 WORKLOADS="$WORKLOADS"
 ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
+RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}
 P
 PARALLEL=${PARALLEL:-0}
 VMMEM=$((HDDMEM * 2 + 700))	# hddsim takes at most half the guest's RAM
@@ -52,7 +55,7 @@ cpus=2
 [ "$PARALLEL" = 1 ] && cpus=1
 one() {	# one kernel's run: log, then report
 	kver=$1
-	log=$out/vmbench-$kver.log
+	log=$out/vmbench-$kver${TAG:-}.log
 	echo "vmbench: $kver (log: $log)" >&2
 	if [ -t 2 ] && [ "$PARALLEL" != 1 ]; then
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
@@ -65,7 +68,7 @@ one() {	# one kernel's run: log, then report
 	sed -i 's/\r$//' "$log"
 	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; return 1; }
 	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
-	"$top/bench/report.sh" "$log" "$out/vmbench-$kver"
+	"$top/bench/report.sh" "$log" "$out/vmbench-$kver${TAG:-}"
 }
 rc=0
 if [ "$PARALLEL" = 1 ]; then
