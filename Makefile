@@ -6,6 +6,8 @@ CFLAGS ?= -O2 -g
 WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c
 SIM_SRC := sim/jobfile.c sim/engine.c sim/report.c sim/hist.c sim/trace.c
+# libFuzzer targets (tests/fuzz/fuzz_NAME.c); make check replays their corpora
+FUZZ_TARGETS := jobfile settings trace cmdline
 TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c tests/test_trace.c
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -38,7 +40,7 @@ build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
 demo: $(BIN)
 	$(BIN) examples/write-vs-read.fio
 
-check test: $(BIN) build/tests build/tests-san core-freestanding build/corpus_jobfile build/corpus_settings build/corpus_trace
+check test: $(BIN) build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
 	tests/run.sh
 
 # the VM tests with a longer all-at-once stress run (STRESS_S seconds)
@@ -57,7 +59,8 @@ valgrind: $(BIN) build/tests
 bench: build/bench
 	build/bench
 
-# libFuzzer (clang) over the parsers, FUZZ_TIME seconds each; crashes
+# libFuzzer (clang) over the parsers and the command line, FUZZ_TIME
+# seconds each; crashes
 # land in build/ as crash-*, to be kept under tests/fuzz/ as regressions
 FUZZ_TIME ?= 60
 FUZZ := clang -g -O1 -fsanitize=fuzzer,address,undefined $(WARN)
@@ -68,10 +71,10 @@ build/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim
 build/corpus_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_corpus.c $(CORE_SRC) $(SIM_SRC) $(wildcard core/*.h sim/*.h) | build
 	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $< tests/fuzz/replay_corpus.c $(CORE_SRC) $(SIM_SRC)
 
-fuzz: build/fuzz_jobfile build/fuzz_settings build/fuzz_trace
-	for t in jobfile settings trace; do \
+fuzz: $(addprefix build/fuzz_,$(FUZZ_TARGETS))
+	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build/fuzz-corpus-$$t && \
-	  build/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 -artifact_prefix=build/ \
+	  build/fuzz_$$t -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 -close_fd_mask=3 -artifact_prefix=build/ \
 	    build/fuzz-corpus-$$t tests/fuzz/corpus-$$t > build/fuzz-$$t.log 2>&1; rc=$$?; \
 	  echo "fuzz_$$t: $$(grep -E '^Done|SUMMARY' build/fuzz-$$t.log | tr '\n' ' ')"; \
 	  [ $$rc -eq 0 ] || { echo "fuzz_$$t failed: see build/fuzz-$$t.log"; exit 1; }; \

@@ -37,7 +37,7 @@ for bin in build/tests build/tests-san; do
 	count "$bin"
 done
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"
-for t in jobfile settings trace; do
+for t in jobfile settings trace cmdline; do
 	one "corpus-$t" build/corpus_$t tests/fuzz/corpus-$t
 done
 echo "== valgrind"
