@@ -260,17 +260,30 @@ static void as_after_event(struct as_data *ad, unsigned long flags)
 		blk_mq_run_hw_queues(ad->q, true);
 }
 
+/*
+ * A completion runs the queues only when it is what gives the scheduler
+ * work again (the drain before a change of direction ended, a wait
+ * ended): has_work is exact, so while it stayed true blk-mq was not left
+ * idle by us, and the driver's budget and tag wake-ups run the queue.
+ * Running them on every completion cost a workqueue run per request.
+ */
 static void as_completed_request(struct request *rq, u64 now)
 {
 	struct as_data *ad = rq->q->elevator->elevator_data;
 	struct as_krq *krq = rq_krq(rq);
 	unsigned long flags;
+	bool had_work, run;
 
 	if (!krq || krq->state != KRQ_DISPATCHED)
 		return;
 	spin_lock_irqsave(&ad->lock, flags);
+	had_work = as_has_work(&ad->as);
 	as_complete_locked(ad, krq, now ? now : ktime_get_ns());
-	as_after_event(ad, flags);
+	run = !had_work && as_has_work(&ad->as);
+	as_arm_timer(ad);
+	spin_unlock_irqrestore(&ad->lock, flags);
+	if (run)
+		blk_mq_run_hw_queues(ad->q, true);
 }
 
 static void as_finish_request(struct request *rq)
