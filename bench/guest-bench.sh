@@ -161,7 +161,8 @@ suite() {
 }
 
 # one filesystem for every depth: the drive's depth is a sysfs knob
-setup_disk || { echo "vm: disk setup failed"; DEPTHS=; }
+# (DEPTHS empty: only the cost runs)
+[ -z "$DEPTHS" ] || setup_disk || { echo "vm: disk setup failed"; DEPTHS=; }
 for DEPTH in $DEPTHS; do
 	echo $DEPTH > /sys/block/$D/hddsim/queue_depth || { echo "vm: no depth $DEPTH"; continue; }
 	REP=1
@@ -179,22 +180,30 @@ for DEPTH in $DEPTHS; do
 done
 [ -n "$DEPTHS" ] && teardown_disk
 
-# the schedulers' own cost: null_blk, no delay, 4 KiB random reads
+# the schedulers' own cost: null_blk, no delay, 4 KiB random reads; the
+# schedulers take turns in each of COSTREPS rounds, so that drift in the
+# host's speed falls on all of them
 modprobe null_blk gb=4 submit_queues=2 hw_queue_depth=256 irqmode=0 || echo "vm: no null_blk"
-for SCHED in $SCHEDS; do
-	echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
-	[ $SCHED = anticipatory ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
-	for mix in reads reads+writer; do
-		set -- --name=rr --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio \
-			--iodepth=32 --numjobs=4 --time_based --runtime=$COSTRUN --group_reporting=1
-		[ $mix = reads ] || set -- "$@" --name=sw --filename=/dev/nullb0 --rw=write --bs=1m \
-			--direct=0 --offset=2g --size=1g --time_based --runtime=$COSTRUN --new_group
-		i0=$(idle); c0=$(total)
-		fio --minimal "$@" > /tmp/c.out 2>&1
-		i1=$(idle); c1=$(total)
-		echo "COST $SCHED $mix $(( (c1 - c0) - (i1 - i0) )) $((c1 - c0))"
-		while read -r l; do echo "FIO 0 cost-$mix $SCHED 1 measured $l"; done < /tmp/c.out
+COSTREPS=${COSTREPS:-1}
+echo "vm: cost runs of $COSTRUN s, $COSTREPS times"
+REP=1
+while [ $REP -le $COSTREPS ]; do
+	for SCHED in $SCHEDS; do
+		echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
+		[ $SCHED = anticipatory ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
+		for mix in reads reads+writer; do
+			set -- --name=rr --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio \
+				--iodepth=32 --numjobs=4 --time_based --runtime=$COSTRUN --group_reporting=1
+			[ $mix = reads ] || set -- "$@" --name=sw --filename=/dev/nullb0 --rw=write --bs=1m \
+				--direct=0 --offset=2g --size=1g --time_based --runtime=$COSTRUN --new_group
+			i0=$(idle); c0=$(total)
+			fio --minimal "$@" > /tmp/c.out 2>&1
+			i1=$(idle); c1=$(total)
+			echo "COST $SCHED $mix $(( (c1 - c0) - (i1 - i0) )) $((c1 - c0))"
+			while read -r l; do echo "FIO 0 cost-$mix $SCHED $REP measured $l"; done < /tmp/c.out
+		done
 	done
+	REP=$((REP + 1))
 done
 echo VMBENCH END
 sync

@@ -33,8 +33,11 @@ for depth in $(awk '$1 == "RES" { print $2 }' "$log" | sort -un); do
 	done
 done > "$simout"
 
-costrun=$(sed -n 's/^COSTRUN=//p' "$top/build/vmbench/params" 2>/dev/null || echo 10)
-awk -v costrun="${costrun:-10}" -v kver="$kver" -v txt="$prefix.txt" -v json="$prefix.json" -v dat="$simout.dat" '
+# the cost runs' length and count, as the guest printed them
+costrun=$(sed -n 's/.*vm: cost runs of \([0-9]*\) s.*/\1/p' "$log" | head -n 1)
+[ -n "$costrun" ] || costrun=$(sed -n 's/^COSTRUN=//p' "$top/build/vmbench/params" 2>/dev/null)
+creps=$(sed -n 's/.*vm: cost runs of [0-9]* s, \([0-9]*\) times.*/\1/p' "$log" | head -n 1)
+awk -v costrun="${costrun:-10}" -v creps="${creps:-1}" -v kver="$kver" -v txt="$prefix.txt" -v json="$prefix.json" -v dat="$simout.dat" '
 function num(s) { sub(/.*=/, "", s); return s + 0 }
 BEGIN {
 	# Morton 2003 (2.5.61 deadline, AS), seconds
@@ -80,8 +83,21 @@ $1 == "FIO" && $3 !~ /^cost/ {
 	riops[j] += x[8]
 	next
 }
-$1 == "FIO" { cost_iops[$4 SUBSEP substr($3, 6)] += 0; split($0, y, ";"); if (y[3] == "rr") cost_iops[$4 SUBSEP substr($3, 6)] = y[8]; next }
-$1 == "COST" { cost_busy[$2 SUBSEP $3] = $4; cost_tot[$2 SUBSEP $3] = $5; costs[++nc] = $2 SUBSEP $3; next }
+# cost runs may be repeated (COSTREPS): sums here, means at the end
+$1 == "FIO" {
+	ck = $4 SUBSEP substr($3, 6); split($0, y, ";")
+	if (y[3] == "rr") {
+		cost_iops[ck] += y[8]; cost_n[ck]++
+		if (!(ck in cost_min) || y[8] < cost_min[ck]) cost_min[ck] = y[8]
+		if (y[8] > cost_max[ck]) cost_max[ck] = y[8]
+	}
+	next
+}
+$1 == "COST" {
+	ck = $2 SUBSEP $3
+	if (!(ck in cost_busy)) costs[++nc] = ck
+	cost_busy[ck] += $4; cost_tot[ck] += $5; next
+}
 /vm: kernel .*cpus, quick=/ { header = $0; sub(/.*vm: /, "vm: ", header) }
 function mean(a, k) { return a[k] / n[k] }
 # KiB each measured job of workload w reads when it runs to the end; 0
@@ -109,11 +125,11 @@ function rep_time(k, r, w,   rk, p, i, jk, maxrt, kb) {
 		if (jrt[jk] > maxrt) maxrt = jrt[jk]
 		kb += jkb[jk]
 	}
-	if (kb >= p * nj[rk]) return el[rk]
+	if (kb >= p * nj[rk]) { finished[k] = 1; return el[rk] }	# done as the cap came
 	proj[k] = 1
 	return (el[rk] > maxrt ? el[rk] - maxrt : 0) + maxrt * p * nj[rk] / kb
 }
-function bound(k) { return (k in cens) && !(k in proj) }
+function bound(k) { return (k in cens) && !(k in proj) && !(k in finished) }
 function metric(k,   d, w, s, jj, m, c, i, rr, sum) {
 	# the row metric: seconds, except random-vs-write (time-based): mean read p50 ms
 	split(k, c, SUBSEP)
@@ -148,7 +164,7 @@ END {
 				k = d SUBSEP w SUBSEP S[i]
 				if (!(k in n)) { printf " %17s", "-" > txt; continue }
 				v = metric(k); sk = d SUBSEP w SUBSEP S[i]
-				cell = sprintf("%s%.1f", (k in proj) ? "~" : (k in cens) ? ">" : "", v)
+				cell = sprintf("%s%.1f", (k in proj) ? "~" : bound(k) ? ">" : "", v)
 				if (sk in simt) cell = cell sprintf(" [%.1f]", simt[sk])
 				printf " %17s", cell > txt
 				val[d SUBSEP w SUBSEP S[i]] = v
@@ -179,13 +195,13 @@ END {
 			k = keys[ki]; split(k, c, SUBSEP)
 			if (c[1] != d) continue
 			se = (k in simt) ? sprintf("%+.0f", (simt[k] - metric(k)) * 100 / metric(k)) : "-"
-			if ((k in simt) && (k in cens) && !(k in proj)) se = "capped"	# the kernel time is only a bound
+			if ((k in simt) && bound(k)) se = "capped"	# the kernel time is only a bound
 			else if ((k in simt) && (k in proj)) se = se " (projected)"
 			printf "%-17s %-13s %6d %8d %8.2f %8.1f %s\n", c[2], c[3], n[k], seeks[k] / n[k],
 				frac[k] / n[k], idle[k] / n[k], se > txt
 			printf "%s\n  {\"depth\": %d, \"workload\": \"%s\", \"scheduler\": \"%s\", \"reps\": %d, \"time_s\": %.3f, \"time_min_s\": %.3f, \"time_max_s\": %.3f, \"censored\": %s, \"projected\": %s, \"metric\": %.3f, \"fio_error\": %s, \"idle_pct\": %.1f, \"seeks\": %.0f, \"throughput_fraction\": %.4f, \"sim_time_s\": %s, \"jobs\": [",
 				first ? "" : ",", c[1], c[2], c[3], n[k], t[k] / n[k], tmin[k], tmax[k],
-				(k in cens) ? "true" : "false", (k in proj) ? "true" : "false", metric(k), (k in fioerr) ? "true" : "false",
+				bound(k) ? "true" : "false", (k in proj) ? "true" : "false", metric(k), (k in fioerr) ? "true" : "false",
 				idle[k] / n[k], seeks[k] / n[k], frac[k] / n[k],
 				(k in simt) ? simt[k] : "null" > json
 			first = 0
@@ -200,20 +216,32 @@ END {
 		}
 	}
 	printf "\n ],\n \"cost\": [" > json
-	printf "\n== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32)\n%-13s %-13s %10s %8s %12s %8s\n", "scheduler", "load", "IOPS", "vs none", "CPU us/IO", "vs none" > txt
+	printf "\n== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32; mean of %d runs of %d s, IOPS range in brackets)\n%-13s %-13s %10s %17s %8s %12s %8s\n", creps, costrun, "scheduler", "load", "IOPS", "(min-max)", "vs none", "CPU us/IO", "vs none" > txt
 	for (ci = 1; ci <= nc; ci++) {
-		k = costs[ci]; split(k, c, SUBSEP)
-		io = cost_iops[k]; cpu = io ? cost_busy[k] * 10000 / (io * costrun) : 0
-		cpuv[k] = cpu
+		k = costs[ci]
+		io = cost_n[k] ? cost_iops[k] / cost_n[k] : 0
+		iops[k] = io
+		# busy: clock ticks (1/100 s) summed over the runs
+		cpuv[k] = io ? cost_busy[k] * 10000 / (io * costrun * cost_n[k]) : 0
 	}
 	for (ci = 1; ci <= nc; ci++) {
 		k = costs[ci]; split(k, c, SUBSEP); base = "none" SUBSEP c[2]
-		printf "%-13s %-13s %10.0f %8.2f %12.2f %8.2f\n", c[1], c[2], cost_iops[k],
-			cost_iops[base] ? cost_iops[k] / cost_iops[base] : 0, cpuv[k],
+		printf "%-13s %-13s %10.0f %17s %8.2f %12.2f %8.2f\n", c[1], c[2], iops[k],
+			sprintf("(%d-%d)", cost_min[k], cost_max[k]),
+			iops[base] ? iops[k] / iops[base] : 0, cpuv[k],
 			cpuv[base] ? cpuv[k] / cpuv[base] : 0 > txt
-		printf "%s\n  {\"scheduler\": \"%s\", \"load\": \"%s\", \"iops\": %.0f, \"cpu_us_per_io\": %.3f, \"iops_vs_none\": %.3f, \"cpu_vs_none\": %.3f}",
-			(ci > 1) ? "," : "", c[1], c[2], cost_iops[k], cpuv[k],
-			cost_iops[base] ? cost_iops[k] / cost_iops[base] : 0, cpuv[base] ? cpuv[k] / cpuv[base] : 0 > json
+		printf "%s\n  {\"scheduler\": \"%s\", \"load\": \"%s\", \"runs\": %d, \"iops\": %.0f, \"iops_min\": %d, \"iops_max\": %d, \"cpu_us_per_io\": %.3f, \"iops_vs_none\": %.3f, \"cpu_vs_none\": %.3f}",
+			(ci > 1) ? "," : "", c[1], c[2], cost_n[k], iops[k], cost_min[k], cost_max[k], cpuv[k],
+			iops[base] ? iops[k] / iops[base] : 0, cpuv[base] ? cpuv[k] / cpuv[base] : 0 > json
+	}
+	for (ci = 1; ci <= nc; ci++) {
+		k = costs[ci]; split(k, c, SUBSEP)
+		if (c[1] != "anticipatory") continue
+		kd = "mq-deadline" SUBSEP c[2]; kb = "bfq" SUBSEP c[2]
+		if (iops[kd] && iops[kb])
+			printf "anticipatory, %s: IOPS %.2f of mq-deadline, %.2f of bfq; CPU per I/O %.2f of mq-deadline, %.2f of bfq\n",
+				c[2], iops[k] / iops[kd], iops[k] / iops[kb], cpuv[kd] ? cpuv[k] / cpuv[kd] : 0,
+				cpuv[kb] ? cpuv[k] / cpuv[kb] : 0 > txt
 	}
 	printf "\n ]\n}\n" > json
 }' "$log" "$simout"
@@ -222,16 +250,16 @@ cat "$prefix.txt"
 if command -v gnuplot >/dev/null 2>&1 && [ -s "$simout.dat" ]; then
 	for term in png svg; do
 		gnuplot <<G
-set terminal $( [ $term = png ] && echo "pngcairo size 1200,600" || echo "svg size 1200,600" )
+set terminal $( [ $term = png ] && echo "pngcairo size 1400,650" || echo "svg size 1400,650" )
 set output "$prefix.$term"
-set title "antic vmbench, $kver: time per workload (s, log scale; lower is better)"
+set title "antic vmbench, $kver: time per workload (s, log scale; lower is better)\nruns stopped at the cap show their projected time or, where none, the cap (see the .txt)" noenhanced
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y
 set ylabel "seconds (random-vs-write: read p50 ms)"
-set xtics rotate by -30
-set key top left
+set xtics rotate by -30 noenhanced
+set key outside right top
 set datafile separator " "
 plot for [s in "none mq-deadline kyber bfq anticipatory"] \
 	"< awk -v s=" . s . " '\$2 == s' $simout.dat" using 3:xtic(1) title s

@@ -4,14 +4,15 @@
 # kyber, bfq and anticipatory, then writes bench/results/vmbench-KVER.
 # {log,txt,json,png,svg}, with antic-sim's prediction beside each figure.
 # Usage: bench/vmbench.sh [KVER...]; QUICK=1 for one repetition of a
-# subset (about 10 minutes per kernel).
+# subset (about 10 minutes per kernel); DEPTHS= for the cost runs alone.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/bench/results
 mkdir -p "$out" "$top/build/vmbench"
 QUICK=${QUICK:-0}
 ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsync compile-vs-write compile-alone random-vs-write"
-# CAP bounds each measured run (a capped run is reported as ">CAP"); the
+# CAP bounds each measured run (a stopped run is projected from what it
+# read, "~T", or reported as the bound ">T" where it cannot be); the
 # compile jobs get CAPC: their think time is about 45 s, and fio first stats
 # every file (an inode pass) before it reads them.
 # Full: about an hour per kernel here; kernels run one after another
@@ -19,15 +20,18 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # CAP, CAPC, DEPTHS, REPS, WORKLOADS, SCHEDS override the full run's
 # choices; TAG=-x names the results vmbench-KVER-x.*; RANDOM_ROOTCG=1
 # runs random-vs-write's readers outside the memory cgroup.
+# COSTREPS rounds of the null_blk cost runs; DEPTHS= (empty) runs only them.
 if [ "$QUICK" = 1 ]; then
-	REPS=1 DEPTHS=1 TREES=1 CAP=30 CAPC=60 COSTRUN=5 HDDMEM=700 TIMEOUT=1500
+	REPS=1 DEPTHS=${DEPTHS-1} TREES=1 CAP=${CAP:-20} CAPC=60 COSTRUN=5 COSTREPS=${COSTREPS:-1} HDDMEM=700 TIMEOUT=1500
 	WORKLOADS=${WORKLOADS:-"write-vs-read write-vs-tree read-vs-fsync random-vs-write"}
 else
-	REPS=${REPS:-1} DEPTHS=${DEPTHS:-"1 32"} TREES=6 CAP=${CAP:-20} CAPC=${CAPC:-90} COSTRUN=10 HDDMEM=1700
+	REPS=${REPS:-1} DEPTHS=${DEPTHS-"1 32"} TREES=6 CAP=${CAP:-20} CAPC=${CAPC:-90} COSTRUN=10 HDDMEM=1700
+	COSTREPS=${COSTREPS:-3}
 	TIMEOUT=$((REPS * 7200))
 	WORKLOADS=${WORKLOADS:-$ALL}
 fi
 SCHEDS=${SCHEDS:-"none mq-deadline kyber bfq anticipatory"}
+[ -n "$DEPTHS" ] || TAG=${TAG:--cost}	# a cost-only run keeps the full results
 if [ $# -eq 0 ]; then
 	set -- $("$top/tests/vm/kernels.sh")
 	[ $# -gt 0 ] || { echo "vmbench: no kernel headers; run 'sudo ./setup.sh'" >&2; exit 1; }
@@ -42,6 +46,7 @@ TREES=$TREES
 CAP=$CAP
 CAPC=$CAPC
 COSTRUN=$COSTRUN
+COSTREPS=$COSTREPS
 HDDMEM=$HDDMEM
 MEMCG=256M
 SCHEDS="$SCHEDS"
