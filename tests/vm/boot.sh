@@ -3,7 +3,8 @@
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
-# VM_PROGS (more host programs for the guest) change it; VM_ROOT and
+# VM_PROGS (more host programs for the guest), VM_EXTRA_KO (more modules,
+# e.g. variants of the scheduler to compare in one boot) change it; VM_ROOT and
 # VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
 set -eu
 kver=$1 cache=$2
@@ -59,6 +60,7 @@ done | sort -u | while read -r f; do
 done
 cp "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
 cp "$top/kernel/build/hddsim-$kver.ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
+for m in ${VM_EXTRA_KO:-}; do cp "$m" "$ir/lib/modules/$kver/extra/"; done
 cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
 	"$ir/lib/modules/$kver/" 2>/dev/null || true
 depmod -b "$ir" "$kver"
