@@ -2,9 +2,11 @@
 # The debug kernel: 6.12 from Debian's linux-source, x86_64 defconfig plus
 # KASAN, lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, DEBUG_LIST and fault
 # injection (failslab, fail_page_alloc, fail_make_request), then the VM
-# tests (tests/vm) on it with both modules built against it. Too slow for
-# CI here (see docs/reliability.md for the measured times); developers run
-# it as `make debug-kernel`. Stage: build, test, or all (default).
+# tests (tests/vm) on it with both modules built against it; there they
+# also fail slab allocations at random while the scheduler is switched
+# (t_alloc_faults). Too slow for CI here (see docs/reliability.md for the
+# measured times); developers run it as `make debug-kernel`.
+# Stage: build, test, or all (default).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-all}

@@ -177,6 +177,47 @@ t_exit_paths() {
 }
 wait_readers() { sleep 0.05; }
 
+# Debug kernels only (CONFIG_FAILSLAB): slab allocations fail at random
+# in the task that switches the disk between anticipatory and mq-deadline
+# and in a reader doing I/O meanwhile (its io_cq is made anew under each
+# new scheduler), so that the module's and blk-mq's error paths run. Some
+# switches must fail and none may crash; afterwards the disk verifies data
+# under anticipatory, and t_unload (next) still removes the module. The
+# failing task forks nothing: busybox's shell gives up when a fork fails.
+# The kernel reports some injected failures with a stack (warn_alloc),
+# so this test checks its own stretch of the log for real trouble and
+# then clears it, leaving dmesg-clean the rest.
+t_alloc_faults() {
+	F=/sys/kernel/debug/failslab
+	echo mq-deadline > $Q/scheduler || return 1
+	dmesg -c > /dev/null
+	echo N > $F/ignore-gfp-wait && echo Y > $F/task-filter && echo 1 > $F/verbose &&
+		echo 0 > $F/space && echo -1 > $F/times && echo 1 > $F/interval &&
+		echo 5 > $F/probability || return 1
+	dd if=/dev/$D of=/dev/null bs=4k count=1000000 iflag=direct 2>/dev/null &
+	io=$!
+	echo 1 > /proc/$io/make-it-fail || return 1
+	echo 1 > /proc/self/make-it-fail || return 1
+	n=0 ok=0
+	while [ $n -lt 100 ]; do
+		echo anticipatory > $Q/scheduler 2>/dev/null && ok=$((ok + 1))
+		echo mq-deadline > $Q/scheduler 2>/dev/null
+		n=$((n + 1))
+	done
+	until echo 0 > /proc/self/make-it-fail; do :; done 2>/dev/null
+	echo 0 > $F/probability
+	kill $io 2>/dev/null
+	wait $io
+	dmesg -c > /tmp/af.log
+	injected=$(grep -c 'forcing a failure' /tmp/af.log)
+	echo "alloc faults: $ok of $n switches to anticipatory succeeded; $injected slab allocations failed"
+	! grep -E 'BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|soft lockup|hard LOCKUP|RCU stall|UBSAN|KASAN|KFENCE|kernel panic|list_add corruption|list_del corruption' /tmp/af.log || return 1
+	[ $ok -lt $n ] && [ $injected -gt 0 ] || return 1
+	echo anticipatory > $Q/scheduler || return 1
+	fio --name=v --filename=/dev/$D --direct=1 --rw=randwrite --bs=4k --size=8m \
+		--verify=crc32c --verify_fatal=1 > /tmp/af.out 2>&1 || { tail -n 5 /tmp/af.out; return 1; }
+}
+
 t_unload() {
 	rmmod anticipatory 2>/dev/null && { echo "unloaded while in use"; return 1; }
 	echo mq-deadline > $Q/scheduler || return 1
@@ -334,19 +375,23 @@ t_stress() {
 		> /tmp/stress-fio.out 2>&1 &
 	fp=$!
 	(	# process churn: readers that live a few milliseconds to a second
+		n=0
 		while [ $(now_ms) -lt $end ]; do
+			n=$((n + 1))
 			dd if=/dev/$D of=/dev/null bs=4k count=400 skip=$((RANDOM % 4096 * 8)) iflag=direct 2>/dev/null &
 			c=$!
 			sleep 0.$((RANDOM % 10))
 			kill -9 $c 2>/dev/null
 			wait $c 2>/dev/null
 		done
+		echo "stress: $n short-lived readers"
 	) &
 	churn=$!
 	(	# the scheduler, and its tunables while it is ours
+		n=0
 		while [ $(now_ms) -lt $end ]; do
 			for s in anticipatory mq-deadline anticipatory none bfq anticipatory kyber; do
-				echo $s > $Q/scheduler 2>/dev/null
+				echo $s > $Q/scheduler 2>/dev/null && n=$((n + 1))
 				for k in 1 2 3; do
 					set -- $TUNABLES
 					shift $((RANDOM % 5))
@@ -362,10 +407,12 @@ t_stress() {
 			done
 		done
 		echo anticipatory > $Q/scheduler
+		echo "stress: $n scheduler switches"
 	) &
 	sw=$!
-	hs_rc=0
+	hs_rc=0 hs_n=0
 	while [ $(now_ms) -lt $end ]; do	# hddsim disks come and go
+		hs_n=$((hs_n + 1))
 		modprobe hddsim nr_devices=2 capacity=1g queue_depth=1,32 mem_mb=64 || { hs_rc=1; break; }
 		for h in hddsim0 hddsim1; do echo anticipatory > /sys/block/$h/queue/scheduler; done
 		fio --name=h0 --filename=/dev/hddsim0 --direct=1 --rw=randwrite --bs=4k --size=4m \
@@ -378,7 +425,7 @@ t_stress() {
 	wait $churn; wait $sw
 	wait $fp || { tail -n 20 /tmp/stress-fio.out; return 1; }
 	! grep -qi "verify.*fail\|bad magic\|crc32c.*mismatch" /tmp/stress-fio.out || return 1
-	echo "stress: $STRESS_S s, hddsim rc $hs_rc"
+	echo "stress: $STRESS_S s, $hs_n hddsim load/verify/unload cycles, hddsim rc $hs_rc"
 	[ $hs_rc = 0 ]
 }
 
@@ -406,6 +453,10 @@ run tunables-under-load t_tunables_under_load
 run nr-requests t_nr_requests
 run exit-paths t_exit_paths
 echo "vm: $D counters: $(tr '\n' ' ' < /sys/kernel/debug/block/$D/sched/counters 2>/dev/null)"
+if [ -d /sys/kernel/debug/failslab ]; then
+	run alloc-faults t_alloc_faults
+	grep '^alloc faults' /tmp/out | sed 's/^/vm: /'
+fi
 run unload t_unload
 run null_blk t_null_blk
 run hddsim-load t_hddsim_load
@@ -416,7 +467,7 @@ run hddsim-faults t_hddsim_faults
 run hddsim-depth t_hddsim_depth
 run hddsim-unload t_hddsim_unload
 run stress t_stress
-echo "vm: $(tail -n 1 /tmp/out)"
+grep '^stress: ' /tmp/out | sed 's/^/vm: /'
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
 echo DMESG BEGIN
 dmesg
