@@ -77,6 +77,7 @@ done
 ln -sf mke2fs "$ir/bin/mkfs.ext4"
 cp "${GUEST:-$top/tests/vm/guest.sh}" "$ir/init"
 cp "$top/tests/vm/guest-init.sh" "$ir/lib/guest-init.sh"
+cp "$top/tests/vm/kernel-trouble.re" "$ir/lib/kernel-trouble.re"
 if [ -n "${PARAMS:-}" ]; then
 	mkdir -p "$ir/bench"
 	cp "$PARAMS" "$ir/bench/params"

@@ -211,7 +211,7 @@ t_alloc_faults() {
 	dmesg -c > /tmp/af.log
 	injected=$(grep -c 'forcing a failure' /tmp/af.log)
 	echo "alloc faults: $ok of $n switches to anticipatory succeeded; $injected slab allocations failed"
-	! grep -E 'BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|soft lockup|hard LOCKUP|RCU stall|UBSAN|KASAN|KFENCE|kernel panic|list_add corruption|list_del corruption' /tmp/af.log || return 1
+	! grep -E -f /lib/kernel-trouble.re /tmp/af.log || return 1
 	[ $ok -lt $n ] && [ $injected -gt 0 ] || return 1
 	echo anticipatory > $Q/scheduler || return 1
 	fio --name=v --filename=/dev/$D --direct=1 --rw=randwrite --bs=4k --size=8m \
