@@ -8,6 +8,9 @@
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s) depths=$DEPTHS"
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"
+# further schedulers SCHEDS names, e.g. variants of ours that boot.sh put
+# in the initramfs from VM_EXTRA_KO, to compare them in one boot
+for m in $SCHEDS; do modprobe "$m" 2>/dev/null; done
 
 # benchmark processes run in a cgroup with Morton's 256 MB, so the page
 # cache is as small as his while hddsim keeps its data outside it
@@ -193,7 +196,8 @@ REP=1
 while [ $REP -le $COSTREPS ]; do
 	for SCHED in $SCHEDS; do
 		echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
-		[ $SCHED = anticipatory ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
+		# ours, and any variant of ours, with the same antic_expire
+		[ -f /sys/block/nullb0/queue/iosched/antic_expire ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
 		for mix in reads reads+writer; do
 			set -- --name=rr --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio \
 				--iodepth=32 --numjobs=4 --time_based --runtime=$COSTRUN --group_reporting=1
