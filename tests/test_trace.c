@@ -311,6 +311,47 @@ static void test_trace_blktrace(void)
 		fclose(f);
 		CHECK_EQ(read_all(b, &o, r, 8, err, &st), -1);
 		CHECK(strstr(err, "byte 48: record: truncated"));
+		/* a pdu cut short by the end of the file is damage too */
+		f = fopen(name, "wb");
+		{
+			struct bt_writer w = { f, false };
+			struct blk_io_trace h;
+
+			bt_put(&w, 1000, QR, 42, 4096, 4096, NULL);
+			memset(&h, 0, sizeof(h));
+			h.magic = BLK_IO_TRACE_MAGIC | BLK_IO_TRACE_VERSION;
+			h.action = QR;
+			h.bytes = 4096;
+			h.pdu_len = 20;
+			fwrite(&h, sizeof(h), 1, f);
+			fwrite("short", 5, 1, f);
+		}
+		fclose(f);
+		CHECK_EQ(read_all(b, &o, r, 8, err, &st), -1);
+		CHECK(strstr(err, "byte 48: pdu: truncated (20 bytes expected)"));
+	}
+	/* pdus larger than the reader's buffer, skipped between records */
+	{
+		static char big[40001];
+		char name[600];
+		FILE *f;
+		const char *b = tmp_path("bt-bigpdu");
+		int i;
+
+		memset(big, 'x', sizeof(big) - 1);
+		snprintf(name, sizeof(name), "%s.blktrace.0", b);
+		f = fopen(name, "wb");
+		{
+			struct bt_writer w = { f, false };
+
+			for (i = 0; i < 5; i++)
+				bt_put(&w, 1000 + (uint64_t)i, QR, 42, 4096 + 8 * (uint64_t)i, 4096, big);
+			bt_put(&w, 2000, QW, 43, 9000, 8192, NULL);
+		}
+		fclose(f);
+		CHECK_EQ(read_all(b, &o, r, 8, err, &st), 6);
+		CHECK_EQ(r[4].sector, 4128);
+		CHECK(r[5].write && r[5].sector == 9000 && r[5].nr == 16);
 	}
 }
 
