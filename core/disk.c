@@ -236,11 +236,13 @@ static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
 		const struct disk_segment *s = &d->seg[i];
 
 		if ((int)i == d->ra) {
-			if (sector >= s->start && sector <= ra_pos(d, t) &&
+			/* ra_pos divides: once per lookup, not twice */
+			u64 pos = ra_pos(d, t);
+
+			if (sector >= s->start && sector <= pos &&
 			    end <= d->ra_cap) {
 				*which = (int)i;
-				*ready = end <= ra_pos(d, t) ? t :
-					 ra_time_of(d, end);
+				*ready = end <= pos ? t : ra_time_of(d, end);
 				return true;
 			}
 		} else if (sector >= s->start && end <= s->end &&
