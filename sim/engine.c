@@ -19,6 +19,7 @@ enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
 enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE };
 enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE, EV_FLUSH };
 enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
+enum { SIDE_TRACE, SIDE_MECH, SIDE_NR };
 
 struct sim_file {
 	uint64_t start;		/* first sector */
@@ -101,12 +102,14 @@ struct sim {
 	struct event *heap;
 	size_t nheap, capheap;
 	/*
-	 * Open-loop replay's one pending arrival, kept beside the heap: it is
-	 * replaced once per request, and a push and pop each time cost a
-	 * tenth of a replay. Ordered against the heap as if inside it.
+	 * Events of which at most one is ever pending, kept beside the heap:
+	 * open-loop replay's next arrival and the completion of the command
+	 * a rotating disk is serving. Each comes once per request, and a push
+	 * and pop each time cost a tenth of a replay. Ordered against the heap
+	 * by the same (time, seq) key, as if inside it.
 	 */
-	struct event trace_ev;
-	bool trace_pending;
+	struct event side[SIDE_NR];
+	bool side_on[SIDE_NR];
 	struct sim_proc *procs;
 	size_t nprocs;
 	struct sim_file *files;
@@ -207,20 +210,33 @@ static int push_event(struct sim *s, uint64_t t, int type, int arg,
 	return 0;
 }
 
-static void set_trace_event(struct sim *s, uint64_t t)
+static void set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq *rq)
 {
-	s->trace_ev = (struct event){ t, s->seq++, EV_TRACE, 0, NULL };
-	s->trace_pending = true;
+	s->side[slot] = (struct event){ t, s->seq++, type, 0, rq };
+	s->side_on[slot] = true;
+}
+
+static bool have_event(const struct sim *s)
+{
+	return s->nheap || s->side_on[SIDE_TRACE] || s->side_on[SIDE_MECH];
 }
 
 static struct event pop_event(struct sim *s)
 {
 	struct event top, last;
+	const struct event *min = s->nheap ? &s->heap[0] : NULL;
 	size_t i = 0, n;
+	int k, side = -1;
 
-	if (s->trace_pending && (!s->nheap || ev_less(&s->trace_ev, &s->heap[0]))) {
-		s->trace_pending = false;
-		return s->trace_ev;
+	for (k = 0; k < SIDE_NR; k++) {
+		if (s->side_on[k] && (!min || ev_less(&s->side[k], min))) {
+			min = &s->side[k];
+			side = k;
+		}
+	}
+	if (side >= 0) {
+		s->side_on[side] = false;
+		return s->side[side];
 	}
 	top = s->heap[0];
 	n = --s->nheap;
@@ -325,7 +341,7 @@ static void start_mech(struct sim *s)
 	s->mech = rq;
 	done = disk_service(&s->disk, s->now, rq->rq.sector, rq->rq.nr_sectors,
 			    rq->rq.write);
-	push_event(s, done, EV_DONE, 0, rq);
+	set_side(s, SIDE_MECH, done, EV_DONE, rq);	/* one at a time: s->mech */
 }
 
 static void kick(struct sim *s)
@@ -1221,7 +1237,7 @@ sized:
 #define REPLAY_WINDOW 65536
 
 struct rp_node {
-	struct trace_rec rec;
+	struct trace_rec rec;	/* its t and think already scaled */
 	uint64_t gap;		/* scaled ns since this process's previous record */
 	int next;
 };
@@ -1410,7 +1426,7 @@ static int rp_try(struct sim *s, int pi)
 
 	while (p->head >= 0 && !p->timer) {
 		struct rp_node *n = &rp->nodes[p->head];
-		uint64_t t, at = rp_scale(rp, n->rec.t);
+		uint64_t t, at = n->rec.t;
 		int h;
 
 		if (!p->any) {
@@ -1423,7 +1439,7 @@ static int rp_try(struct sim *s, int pi)
 			if (p->outstanding)
 				return 0;	/* waits for the previous one to complete */
 			if (n->rec.dep == TD_AFTER_DONE) {
-				t = p->last_done + rp_scale(rp, n->rec.think);
+				t = p->last_done + n->rec.think;
 			} else {
 				/* no completions recorded: its gap, and not before the last completes */
 				t = p->last_issue + n->gap;
@@ -1496,6 +1512,8 @@ static int rp_pull(struct sim *s)
 		rp->free_node = n->next;
 		at = rp_scale(rp, rec.t);
 		n->rec = rec;
+		n->rec.t = at;
+		n->rec.think = rp_scale(rp, rec.think);
 		n->gap = at - (p->last_t < at ? p->last_t : at);
 		n->next = -1;
 		p->last_t = at;
@@ -1528,7 +1546,7 @@ static int rp_open_step(struct sim *s)
 	if (rc > 0) {
 		uint64_t at = rp_scale(rp, rp->next.t);
 
-		set_trace_event(s, at > s->now ? at : s->now);
+		set_side(s, SIDE_TRACE, at > s->now ? at : s->now, EV_TRACE, NULL);
 	}
 	return 0;
 }
@@ -1593,7 +1611,7 @@ static int replay_start(struct sim *s, const struct replay_spec *spec, char *err
 	i = rp_read(s, &rp->next);
 	if (i <= 0)
 		return i;
-	set_trace_event(s, rp_scale(rp, rp->next.t));
+	set_side(s, SIDE_TRACE, rp_scale(rp, rp->next.t), EV_TRACE, NULL);
 	return 0;
 }
 
@@ -1709,7 +1727,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		/* the first requests may already be queued, with no event to run the queue */
 		kick(s);
 	}
-	while (s->nheap || s->trace_pending) {
+	while (have_event(s)) {
 		struct event ev;
 
 		if (s->stop && (!o->drain || !s->live_rqs))
