@@ -1236,10 +1236,20 @@ sized:
  */
 #define REPLAY_WINDOW 65536
 
+/*
+ * A record waiting in its process's FIFO, packed (40 bytes, not a
+ * trace_rec's 72): a window of them is read a window before its use, and
+ * the smaller it is, the more of it is still in cache then.
+ */
 struct rp_node {
-	struct trace_rec rec;	/* its t and think already scaled */
-	uint64_t gap;		/* scaled ns since this process's previous record */
+	uint64_t t;		/* scaled */
+	/* scaled: the think time for TD_AFTER_DONE, else the gap since the previous record */
+	uint64_t wait;
+	uint64_t sector;
+	uint32_t nr;
 	int next;
+	bool write, sync;
+	uint8_t dep;
 };
 
 struct rp_proc {
@@ -1367,22 +1377,31 @@ static int rp_proc_of(struct sim *s, uint32_t pid)
 	return rp->last_pi = (int)rp->nprocs - 1;
 }
 
-/* Issue @rec for process @pi now, split as the block layer would. */
-static int rp_issue(struct sim *s, int pi, const struct trace_rec *rec)
+/* A record must fit on the simulated disk: checked as it is read. */
+static int rp_check(struct sim *s, const struct trace_rec *rec)
 {
 	struct replay *rp = s->rp;
-	struct rp_proc *p = &rp->procs[pi];
-	uint64_t max = s->set->max_sectors_kb * 2, sector = rec->sector, left = rec->nr;
-	int li;
 
-	if (sector + left > s->disk.p.capacity) {
+	if (rec->sector + rec->nr > s->disk.p.capacity) {
 		snprintf(rp->err, sizeof(rp->err),
 			 "%s:%llu: sector: %llu + %u is beyond the simulated disk's %llu sectors; "
 			 "give a larger --set capacity=",
-			 rp->spec->path, (unsigned long long)rec->line, (unsigned long long)sector,
-			 rec->nr, (unsigned long long)s->disk.p.capacity);
+			 rp->spec->path, (unsigned long long)rec->line,
+			 (unsigned long long)rec->sector, rec->nr,
+			 (unsigned long long)s->disk.p.capacity);
 		return -1;
 	}
+	return 0;
+}
+
+/* Issue a request for process @pi now, split as the block layer would. */
+static int rp_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, bool write, bool sync)
+{
+	struct replay *rp = s->rp;
+	struct rp_proc *p = &rp->procs[pi];
+	uint64_t max = s->set->max_sectors_kb * 2, left = nr;
+	int li;
+
 	if (rp->free_live < 0) {
 		size_t cap = rp->caplive ? rp->caplive * 2 : 1024, j;
 		struct rp_live *n = realloc(rp->live, cap * sizeof(*n));
@@ -1397,7 +1416,7 @@ static int rp_issue(struct sim *s, int pi, const struct trace_rec *rec)
 	}
 	li = rp->free_live;
 	rp->free_live = rp->live[li].next;
-	rp->live[li] = (struct rp_live){ s->now, (uint64_t)rec->nr * 512, 0, pi, rec->write, -1 };
+	rp->live[li] = (struct rp_live){ s->now, (uint64_t)nr * 512, 0, pi, write, -1 };
 	if (!p->any)
 		p->first = s->now;
 	p->any = true;
@@ -1407,7 +1426,7 @@ static int rp_issue(struct sim *s, int pi, const struct trace_rec *rec)
 		uint64_t n = left < max ? left : max;
 
 		rp->live[li].pieces++;
-		if (submit(s, K_TRACE, pi, (unsigned)li, 0, sector, n, rec->write, rec->sync, 0, 0))
+		if (submit(s, K_TRACE, pi, (unsigned)li, 0, sector, n, write, sync, 0, 0))
 			return -1;
 		sector += n;
 		left -= n;
@@ -1426,23 +1445,23 @@ static int rp_try(struct sim *s, int pi)
 
 	while (p->head >= 0 && !p->timer) {
 		struct rp_node *n = &rp->nodes[p->head];
-		uint64_t t, at = n->rec.t;
+		uint64_t t, at = n->t;
 		int h;
 
 		if (!p->any) {
 			t = at;
-		} else if (!n->rec.sync) {
+		} else if (!n->sync) {
 			t = at > p->last_issue ? at : p->last_issue;	/* async: as recorded */
-		} else if (n->rec.dep == TD_OVERLAP) {
-			t = p->last_issue + n->gap;
+		} else if (n->dep == TD_OVERLAP) {
+			t = p->last_issue + n->wait;
 		} else {
 			if (p->outstanding)
 				return 0;	/* waits for the previous one to complete */
-			if (n->rec.dep == TD_AFTER_DONE) {
-				t = p->last_done + n->rec.think;
+			if (n->dep == TD_AFTER_DONE) {
+				t = p->last_done + n->wait;
 			} else {
 				/* no completions recorded: its gap, and not before the last completes */
-				t = p->last_issue + n->gap;
+				t = p->last_issue + n->wait;
 				if (t < p->last_done)
 					t = p->last_done;
 			}
@@ -1455,7 +1474,7 @@ static int rp_try(struct sim *s, int pi)
 		p->head = n->next;
 		if (p->head < 0)
 			p->tail = -1;
-		if (rp_issue(s, pi, &n->rec))
+		if (rp_issue(s, pi, n->sector, n->nr, n->write, n->sync))
 			return -1;
 		n->next = rp->free_node;
 		rp->free_node = h;
@@ -1503,6 +1522,8 @@ static int rp_pull(struct sim *s)
 
 		if (rc <= 0)
 			return rc;
+		if (rp_check(s, &rec))
+			return -1;
 		pi = rp_proc_of(s, rec.pid);
 		if (pi < 0)
 			return -1;
@@ -1511,10 +1532,14 @@ static int rp_pull(struct sim *s)
 		n = &rp->nodes[ni];
 		rp->free_node = n->next;
 		at = rp_scale(rp, rec.t);
-		n->rec = rec;
-		n->rec.t = at;
-		n->rec.think = rp_scale(rp, rec.think);
-		n->gap = at - (p->last_t < at ? p->last_t : at);
+		n->t = at;
+		n->wait = rec.dep == TD_AFTER_DONE ? rp_scale(rp, rec.think) :
+			  at - (p->last_t < at ? p->last_t : at);
+		n->sector = rec.sector;
+		n->nr = rec.nr;
+		n->write = rec.write;
+		n->sync = rec.sync;
+		n->dep = rec.dep;
 		n->next = -1;
 		p->last_t = at;
 		if (p->tail >= 0)
@@ -1537,11 +1562,12 @@ static int rp_open_step(struct sim *s)
 
 	if (!rp->eof) {
 		pi = rp_proc_of(s, rp->next.pid);
-		if (pi < 0 || rp_issue(s, pi, &rp->next))
+		if (pi < 0 || rp_issue(s, pi, rp->next.sector, rp->next.nr, rp->next.write,
+				       rp->next.sync))
 			return -1;
 	}
 	rc = rp_read(s, &rp->next);
-	if (rc < 0)
+	if (rc < 0 || (rc > 0 && rp_check(s, &rp->next)))
 		return -1;
 	if (rc > 0) {
 		uint64_t at = rp_scale(rp, rp->next.t);
@@ -1611,6 +1637,8 @@ static int replay_start(struct sim *s, const struct replay_spec *spec, char *err
 	i = rp_read(s, &rp->next);
 	if (i <= 0)
 		return i;
+	if (rp_check(s, &rp->next))
+		return -1;
 	set_side(s, SIDE_TRACE, rp_scale(rp, rp->next.t), EV_TRACE, NULL);
 	return 0;
 }

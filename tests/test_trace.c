@@ -585,6 +585,10 @@ static void test_replay_modes(void)
 	CHECK(settings_apply(&w.set, "capacity", "100m", err, sizeof(err)) == 0);
 	CHECK(sim_run(&w, POL_NOOP, &o, &op[0], err, sizeof(err)) == -1);
 	CHECK(strstr(err, "replay.blkparse:3: sector:") && strstr(err, "capacity"));
+	rs.closed = true;
+	err[0] = 0;
+	CHECK(sim_run(&w, POL_AS, &o, &op[0], err, sizeof(err)) == -1);
+	CHECK(strstr(err, "replay.blkparse:3: sector:") && strstr(err, "capacity"));
 }
 
 /*
