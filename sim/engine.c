@@ -1474,6 +1474,8 @@ static int rp_try(struct sim *s, int pi)
 		p->head = n->next;
 		if (p->head < 0)
 			p->tail = -1;
+		else	/* read in a window ago, and out of the cache since */
+			__builtin_prefetch(&rp->nodes[p->head]);
 		if (rp_issue(s, pi, n->sector, n->nr, n->write, n->sync))
 			return -1;
 		n->next = rp->free_node;
