@@ -1309,13 +1309,11 @@ static uint32_t rp_hash(uint32_t pid)
 }
 
 /* The process for @pid, created on its first record. -1: out of memory. */
-static int rp_proc_of(struct sim *s, uint32_t pid)
+static int rp_proc_lookup(struct sim *s, uint32_t pid)
 {
 	struct replay *rp = s->rp;
 	size_t i, mask;
 
-	if (rp->last_pi >= 0 && rp->last_pid == pid)
-		return rp->last_pi;
 	if ((rp->nprocs + 1) * 2 > rp->icap) {
 		size_t cap = rp->icap ? rp->icap * 2 : 64, j;
 		int *n = malloc(cap * sizeof(*n));
@@ -1375,6 +1373,14 @@ static int rp_proc_of(struct sim *s, uint32_t pid)
 	}
 	rp->last_pid = pid;
 	return rp->last_pi = (int)rp->nprocs - 1;
+}
+
+/* Records come in runs from one process: the last one found, inline. */
+static inline int rp_proc_of(struct sim *s, uint32_t pid)
+{
+	if (s->rp->last_pi >= 0 && s->rp->last_pid == pid)
+		return s->rp->last_pi;
+	return rp_proc_lookup(s, pid);
 }
 
 /* A record must fit on the simulated disk: checked as it is read. */

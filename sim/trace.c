@@ -78,9 +78,9 @@ struct trace {
 	struct tproc *last_proc;	/* the last one asked for: records come in runs */
 	struct outreq *out;
 	int *bucket, free_out;
-	/* a record made by a parser, waiting for trace_next to return it */
-	struct trace_rec pend;
-	bool has_pend;
+	/* where emit() puts its record: trace_next's caller's, not a copy */
+	struct trace_rec *out_rec;
+	uint64_t rec_off;	/* blktrace: the byte offset of the record at hand */
 };
 
 static const char *const fmt_names[TF_NR] = {
@@ -120,7 +120,7 @@ static int fail(struct trace *t, char *err, size_t errlen, const char *field,
 	va_end(ap);
 	if (t->fmt == TF_BLKTRACE)
 		snprintf(err, errlen, "%s: byte %" PRIu64 ": %s: %s", t->path,
-			 t->pend.line, field, why);
+			 t->rec_off, field, why);
 	else
 		snprintf(err, errlen, "%s:%" PRIu64 ": %s: %s", t->path, t->lineno,
 			 field, why);
@@ -137,12 +137,10 @@ static uint32_t hash32(uint64_t x)
 	return (uint32_t)x;
 }
 
-static struct tproc *proc_get(struct trace *t, uint32_t pid)
+static struct tproc *proc_lookup(struct trace *t, uint32_t pid)
 {
 	size_t i, mask;
 
-	if (t->last_proc && t->last_proc->pid == pid)
-		return t->last_proc;
 	if ((t->st.procs + 1) * 2 > t->cap_procs) {
 		size_t cap = t->cap_procs ? t->cap_procs * 2 : 64, j;
 		struct tproc *n = calloc(cap, sizeof(*n));
@@ -168,6 +166,14 @@ static struct tproc *proc_get(struct trace *t, uint32_t pid)
 	t->procs[i].pid = pid;
 	t->st.procs++;
 	return t->last_proc = &t->procs[i];
+}
+
+/* Records come in runs from one process: the last one asked for, inline. */
+static inline struct tproc *proc_get(struct trace *t, uint32_t pid)
+{
+	if (t->last_proc && t->last_proc->pid == pid)
+		return t->last_proc;
+	return proc_lookup(t, pid);
 }
 
 static const struct tproc *proc_find(const struct trace *t, uint32_t pid)
@@ -300,7 +306,7 @@ static int emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 		uint64_t nr, bool write, bool sync, uint32_t pid, bool done_known,
 		uint64_t done, char *err, size_t errlen)
 {
-	struct trace_rec *r = &t->pend;
+	struct trace_rec *r = t->out_rec;
 	struct tproc *p;
 	uint64_t rel;
 	int rc;
@@ -783,7 +789,7 @@ static int blktrace_step(struct trace *t, char *err, size_t errlen)
 	b = &c->cur;
 	act = b->action & 0xff;
 	cat = b->action >> BLK_TC_SHIFT;
-	t->pend.line = c->off;
+	t->rec_off = c->off;
 	/* formatting the device name per record cost a fifth of the time */
 	if (!t->have_devnum || b->device != t->devnum) {
 		snprintf(t->devname, sizeof(t->devname), "%u,%u", b->device >> 20, b->device & 0xfffff);
@@ -994,6 +1000,7 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 	int rc;
 
 	*err = 0;
+	t->out_rec = r;	/* written only when a record is returned */
 	while (!t->ended) {
 		if (t->fmt == TF_BLKTRACE) {
 			rc = blktrace_step(t, err, errlen);
@@ -1036,10 +1043,7 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 			return -1;
 		}
 		if (rc > 0) {
-			uint64_t line = t->fmt == TF_BLKTRACE ? t->pend.line : t->lineno;
-
-			*r = t->pend;
-			r->line = line;
+			r->line = t->fmt == TF_BLKTRACE ? t->rec_off : t->lineno;
 			return 1;
 		}
 	}
