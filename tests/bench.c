@@ -5,8 +5,9 @@
  * per second, the ratio of simulated to wall time, and peak memory.
  * Also prints the demo's reader bandwidth ratio anticipatory/deadline, and
  * trace replay: a generated blktrace of ten million requests read alone
- * and replayed under each policy, with each replay's peak memory beside
- * that of a replay ten times shorter.
+ * and replayed under each policy (best of five: these machines are
+ * shared), timed in CPU time and on the wall clock, with each replay's
+ * peak memory beside that of a replay ten times shorter.
  */
 #define _DEFAULT_SOURCE
 #include "../sim/engine.h"
@@ -32,6 +33,18 @@ static double wall(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * This process's CPU time: "per second on one core" on a shared machine,
+ * where the wall clock also counts the time others had the core.
+ */
+static double cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -69,6 +82,7 @@ static int demo_ratio(void)
 }
 
 #define TRACE_BIG 10000000L
+#define BEST_OF 5
 
 /*
  * A blktrace file of @n queue events: four processes in turn, 1,024
@@ -106,13 +120,16 @@ static int make_trace(const char *base, long n)
 	return fclose(f);
 }
 
-/* Replay @base under @pol in a child; its peak RSS in KiB, -1 on failure. */
-static long replay_child(const char *base, enum sim_policy pol, bool closed, double *rate)
+/*
+ * Replay @base under @pol in a child; its peak RSS in KiB, -1 on failure.
+ * @rate: requests per CPU second and per wall second.
+ */
+static long replay_child(const char *base, enum sim_policy pol, bool closed, double rate[2])
 {
 	int fds[2], st;
 	pid_t pid;
 	struct rusage ru;
-	double r = 0;
+	double r[2] = { 0, 0 };
 
 	if (pipe(fds))
 		return -1;
@@ -123,23 +140,25 @@ static long replay_child(const char *base, enum sim_policy pol, bool closed, dou
 		struct sim_options o = { .replay = &rs };
 		struct sim_result res;
 		char err[512];
-		double t0;
+		double t0, c0;
 
 		memset(&w, 0, sizeof(w));
 		sim_default_settings(&w.set);
 		w.set.max_time = UINT64_MAX;
 		t0 = wall();
+		c0 = cpu();
 		if (sim_run(&w, pol, &o, &res, err, sizeof(err))) {
 			fprintf(stderr, "bench: %s\n", err);
 			_exit(1);
 		}
-		r = res.trace.records / (wall() - t0);
-		if (write(fds[1], &r, sizeof(r)) != sizeof(r))
+		r[0] = res.trace.records / (cpu() - c0);
+		r[1] = res.trace.records / (wall() - t0);
+		if (write(fds[1], r, sizeof(r)) != sizeof(r))
 			_exit(1);
 		_exit(0);
 	}
 	close(fds[1]);
-	if (pid < 0 || read(fds[0], &r, sizeof(r)) != sizeof(r)) {
+	if (pid < 0 || read(fds[0], r, sizeof(r)) != sizeof(r)) {
 		close(fds[0]);
 		if (pid > 0)
 			waitpid(pid, &st, 0);
@@ -148,7 +167,8 @@ static long replay_child(const char *base, enum sim_policy pol, bool closed, dou
 	close(fds[0]);
 	if (wait4(pid, &st, 0, &ru) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 		return -1;
-	*rate = r;
+	rate[0] = r[0];
+	rate[1] = r[1];
 	return ru.ru_maxrss;
 }
 
@@ -159,7 +179,7 @@ static int trace_bench(void)
 	struct trace *t;
 	struct trace_rec rec;
 	char err[512], name[512];
-	double t0, dt, rate, r2;
+	double t0, c0, dt, dc, rate[2], r2[2], worst = 0;
 	long n = 0, kb_big, kb_small;
 	int p, rc = -1;
 
@@ -173,28 +193,50 @@ static int trace_bench(void)
 		goto out;
 	}
 	t0 = wall();
+	c0 = cpu();
 	while (trace_next(t, &rec, err, sizeof(err)) > 0)
 		n++;
 	dt = wall() - t0;
+	dc = cpu() - c0;
 	trace_close(t);
-	printf("\ntrace replay: %ld requests (blktrace, generated)\n", n);
-	printf("%-24s %14.0f requests/s\n", "read only", n / dt);
+	printf("\ntrace replay: %ld requests (blktrace, generated); requests per second of\n"
+	       "CPU time (one core) and of wall time, the best of %d replays\n", n, BEST_OF);
+	printf("%-24s %12s %12s\n", "", "per CPU s", "per wall s");
+	printf("%-24s %12.0f %12.0f\n", "read only", n / dc, n / dt);
 	for (p = 0; p < 4; p++) {
 		/* each policy open loop, then anticipatory closed loop */
 		bool closed = p == 3;
 		enum sim_policy pol = closed ? POL_AS : (enum sim_policy)p;
 		char label[64];
 
+		int k;
+
 		snprintf(label, sizeof(label), "%s %s", sim_policy_name(pol), closed ? "closed" : "open");
-		kb_big = replay_child(big, pol, closed, &rate);
-		kb_small = replay_child(small, pol, closed, &r2);
+		/* the best of BEST_OF: what the code can do, less the other tenants' share */
+		rate[0] = rate[1] = 0;
+		kb_big = 0;
+		for (k = 0; k < BEST_OF && kb_big >= 0; k++) {
+			double r3[2];
+			long kb = replay_child(big, pol, closed, r3);
+
+			kb_big = kb < 0 ? kb : kb > kb_big ? kb : kb_big;
+			if (r3[0] > rate[0])
+				rate[0] = r3[0];
+			if (r3[1] > rate[1])
+				rate[1] = r3[1];
+		}
+		kb_small = replay_child(small, pol, closed, r2);
 		if (kb_big < 0 || kb_small < 0) {
 			fprintf(stderr, "bench: replay failed\n");
 			goto out;
 		}
-		printf("%-24s %14.0f requests/s   peak RSS %ld KiB (%ld KiB for a tenth of the trace)\n",
-		       label, rate, kb_big, kb_small);
+		printf("%-24s %12.0f %12.0f   peak RSS %ld KiB (%ld KiB for a tenth of the trace)\n",
+		       label, rate[0], rate[1], kb_big, kb_small);
+		if (!worst || rate[0] < worst)
+			worst = rate[0];
 	}
+	printf("slowest replay: %.2f million requests per CPU second (target: at least 5)\n",
+	       worst / 1e6);
 	rc = 0;
 out:
 	snprintf(name, sizeof(name), "%s.blktrace.0", big);
