@@ -104,9 +104,9 @@ struct sim {
 	/*
 	 * Events of which at most one is ever pending, kept beside the heap:
 	 * open-loop replay's next arrival and the completion of the command
-	 * a rotating disk is serving. Each comes once per request, and a push
-	 * and pop each time cost a tenth of a replay. Ordered against the heap
-	 * by the same (time, seq) key, as if inside it.
+	 * a rotating disk is serving. Each comes once per request, and its
+	 * push and pop were about a twentieth of a replay's instructions.
+	 * Ordered against the heap by the same (time, seq) key, as if inside.
 	 */
 	struct event side[SIDE_NR];
 	bool side_on[SIDE_NR];
