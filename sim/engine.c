@@ -1383,7 +1383,7 @@ static inline int rp_proc_of(struct sim *s, uint32_t pid)
 	return rp_proc_lookup(s, pid);
 }
 
-/* A record must fit on the simulated disk: checked as it is read. */
+/* A record must fit on the simulated disk: rp_read checks each it reads. */
 static int rp_check(struct sim *s, const struct trace_rec *rec)
 {
 	struct replay *rp = s->rp;
@@ -1506,6 +1506,8 @@ static int rp_read(struct sim *s, struct trace_rec *rec)
 	struct replay *rp = s->rp;
 	int rc = trace_next(rp->t, rec, rp->err, sizeof(rp->err));
 
+	if (rc > 0 && rp_check(s, rec))
+		return -1;
 	if (rc == 0) {
 		size_t i;
 
@@ -1530,8 +1532,6 @@ static int rp_pull(struct sim *s)
 
 		if (rc <= 0)
 			return rc;
-		if (rp_check(s, &rec))
-			return -1;
 		pi = rp_proc_of(s, rec.pid);
 		if (pi < 0)
 			return -1;
@@ -1575,7 +1575,7 @@ static int rp_open_step(struct sim *s)
 			return -1;
 	}
 	rc = rp_read(s, &rp->next);
-	if (rc < 0 || (rc > 0 && rp_check(s, &rp->next)))
+	if (rc < 0)
 		return -1;
 	if (rc > 0) {
 		uint64_t at = rp_scale(rp, rp->next.t);
@@ -1645,8 +1645,6 @@ static int replay_start(struct sim *s, const struct replay_spec *spec, char *err
 	i = rp_read(s, &rp->next);
 	if (i <= 0)
 		return i;
-	if (rp_check(s, &rp->next))
-		return -1;
 	set_side(s, SIDE_TRACE, rp_scale(rp, rp->next.t), EV_TRACE, NULL);
 	return 0;
 }

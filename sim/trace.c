@@ -817,15 +817,15 @@ static int blktrace_step(struct trace *t, char *err, size_t errlen)
 		} else if (act == __BLK_TA_QUEUE) {
 			if (cat & (BLK_TC_PC | BLK_TC_DISCARD) || !b->bytes) {
 				t->st.ignored++;
+			} else if (!t->devnum_kept && !dev_keep(t, dev, err, errlen, &rc)) {
+				if (!rc)
+					t->st.ignored++;
 			} else {
 				/* a device that passed stays passed: no strcmp per record */
-				bool known = t->devnum_kept;
-
-				rc = emit(t, b->time, known ? NULL : dev, b->sector,
-					  (b->bytes + 511) / 512, (cat & BLK_TC_WRITE) != 0,
-					  (cat & BLK_TC_SYNC) != 0, b->pid, false, 0, err, errlen);
-				if (!known && rc >= 0)
-					t->devnum_kept = !strcmp(dev, t->o.device ? t->o.device : t->dev);
+				t->devnum_kept = true;
+				rc = emit(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
+					  (cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
+					  b->pid, false, 0, err, errlen);
 			}
 		}
 	}

@@ -29,12 +29,17 @@ static const char long_run[] =
 	"time_based\nruntime=1800\nthinktime=2ms\n"
 	"[seq]\nrw=read\nbs=128k\nsize=50g\ntime_based\nruntime=1800\n";
 
-static double wall(void)
+static double seconds(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+	return seconds(CLOCK_MONOTONIC);
 }
 
 /*
@@ -43,10 +48,7 @@ static double wall(void)
  */
 static double cpu(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 static int demo_ratio(void)
