@@ -36,6 +36,8 @@ for bin in build/tests build/tests-san; do
 	echo "== $bin"
 	count "$bin"
 done
+echo "== golden outputs (byte-identical JSON)"
+count tests/golden.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"
 for t in jobfile settings trace cmdline; do
 	one "corpus-$t" build/corpus_$t tests/fuzz/corpus-$t
