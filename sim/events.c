@@ -1,0 +1,76 @@
+/*
+ * events.c - the simulator's future: a binary heap of events ordered by
+ * (time, sequence), so that runs are deterministic, and side slots for
+ * the events of which at most one is ever pending.
+ */
+#include "sim.h"
+
+static bool ev_less(const struct event *a, const struct event *b)
+{
+	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
+}
+
+int event_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq)
+{
+	struct event ev = { t, s->seq++, type, arg, rq };
+	size_t i;
+
+	if (s->nheap == s->capheap) {
+		size_t cap = s->capheap ? s->capheap * 2 : 256;
+		struct event *h = realloc(s->heap, cap * sizeof(*h));
+
+		if (!h)
+			return -1;
+		s->heap = h;
+		s->capheap = cap;
+	}
+	/* move the hole up, not the new event: one copy per level, not three */
+	for (i = s->nheap++; i && ev_less(&ev, &s->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		s->heap[i] = s->heap[(i - 1) / 2];
+	s->heap[i] = ev;
+	return 0;
+}
+
+void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq *rq)
+{
+	s->side[slot] = (struct event){ t, s->seq++, type, 0, rq };
+	s->side_on[slot] = true;
+}
+
+struct event event_pop(struct sim *s)
+{
+	struct event top, last;
+	const struct event *min = s->nheap ? &s->heap[0] : NULL;
+	size_t i = 0, n;
+	int k, side = -1;
+
+	for (k = 0; k < SIDE_NR; k++) {
+		if (s->side_on[k] && (!min || ev_less(&s->side[k], min))) {
+			min = &s->side[k];
+			side = k;
+		}
+	}
+	if (side >= 0) {
+		s->side_on[side] = false;
+		return s->side[side];
+	}
+	top = s->heap[0];
+	n = --s->nheap;
+	last = s->heap[n];
+	/* the hole left at the root sinks until the last event fits there */
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!ev_less(&s->heap[c], &last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (n)
+		s->heap[i] = last;
+	return top;
+}

@@ -1,0 +1,377 @@
+/*
+ * jobs.c - fio's job processes: which (file, offset, length, direction)
+ * each issues next, buffered through the page cache or direct to the block
+ * layer, with fio's sync and async engines, think time and fsync.
+ */
+#include "sim.h"
+
+static void finish_all(struct sim *s);
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+	return n ? rng_next(s) % n : 0;
+}
+
+static void job_result_io(struct sim_proc *p, const struct app_io *a, uint64_t now)
+{
+	if (p->finished)
+		return;
+	p->res->io_bytes[a->dir] += a->bytes;
+	p->res->ios[a->dir]++;
+	hist_add(&p->res->lat[a->dir], now - a->start);
+}
+
+void job_report_exit(struct sim *s, struct sim_proc *p)
+{
+	if (p->exit_reported || !p->finished || p->ap.nr_queued || p->ap.nr_in_flight)
+		return;
+	p->exit_reported = true;
+	s->ops->proc_exit(s->sched, &p->ap, s->now);
+}
+
+void job_finish(struct sim *s, struct sim_proc *p)
+{
+	if (p->finished)
+		return;
+	p->finished = true;
+	p->state = S_DONE;
+	p->end = s->now;
+	p->res->runtime = s->now - p->start;
+	if (s->jobs_left && !--s->jobs_left)
+		s->stop = true;
+	job_report_exit(s, p);
+	if (p->spec->exitall)
+		finish_all(s);
+}
+
+static void finish_all(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++)
+		if (s->procs[i].started && !s->procs[i].finished)
+			job_finish(s, &s->procs[i]);
+	s->stop = true;
+}
+
+static int issue_next(struct sim *s, struct sim_proc *p);
+
+static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t cur = 0;
+	int n;
+
+	p->state = S_FSYNC;
+	p->fsync_file = fi;
+	p->fsync_pending = 0;
+	if (!f->pages)
+		return 0;
+	while ((n = write_run(s, fi, &cur, K_FSYNC, &p->ap, true)) > 0)
+		p->fsync_pending++;
+	return n;
+}
+
+static bool fsync_done(const struct sim *s, const struct sim_proc *p)
+{
+	return !p->fsync_pending && !s->files[p->fsync_file].wb_inflight;
+}
+
+/* The application's I/O @a of process @p has completed at s->now. */
+static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
+{
+
+	job_result_io(p, a, s->now);
+	a->busy = false;
+	p->inflight--;
+	if (p->finished)
+		return 0;
+	if (p->state == S_IO || p->state == S_PAGES || p->state == S_THROTTLED)
+		p->state = S_IDLE;
+	if (a->dir == 1 && p->spec->fsync_every && ++p->since_fsync >= p->spec->fsync_every) {
+		p->since_fsync = 0;
+		if (!p->spec->direct) {
+			if (start_fsync(s, p, p->file0 + p->cur) < 0)
+				return -1;
+			if (!fsync_done(s, p))
+				return 0;
+			p->state = S_IDLE;
+		}
+	}
+	{
+		/*
+		 * The process runs again only after the wake-up delay: this gap
+		 * is where a work-conserving scheduler turns to other work.
+		 */
+		uint64_t delay = s->set->wakeup;
+
+		if (p->spec->thinktime && ++p->since_think >= p->spec->thinktime_blocks) {
+			p->since_think = 0;
+			delay += p->spec->thinktime;
+		}
+		if (delay) {
+			if (p->state == S_IDLE)
+				p->state = S_THINK;
+			return event_push(s, s->now + delay, EV_WAKE, (int)(p - s->procs), NULL);
+		}
+	}
+	return issue_next(s, p);
+}
+
+static unsigned free_slot(const struct sim_proc *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->spec->iodepth; i++)
+		if (!p->app[i].busy)
+			return i;
+	return p->spec->iodepth;
+}
+
+/* Pick the next (file, offset, length, direction) the job would issue. */
+static bool next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
+		    uint64_t *off, uint64_t *len, int *dir)
+{
+	const struct job_spec *j = p->spec;
+	bool rnd = j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDRW;
+	struct sim_file *f;
+
+	if (p->issued >= p->io_size) {
+		if (j->time_based || p->loops_left > 1) {
+			if (!j->time_based)
+				p->loops_left--;
+			p->issued = 0;
+			p->cur = 0;
+			p->pos = 0;
+			p->ra_valid = false;
+		} else {
+			return false;
+		}
+	}
+	if (j->file_service == FS_RANDOM && p->nfiles > 1)
+		p->cur = (unsigned)rng_below(&p->rng, p->nfiles);
+	f = &s->files[p->file0 + p->cur];
+	if (rnd) {
+		uint64_t blocks = (f->size - j->offset) / j->bs;
+
+		*off = j->offset + rng_below(&p->rng, blocks ? blocks : 1) * j->bs;
+	} else {
+		if (p->pos >= f->size) {
+			p->cur = (p->cur + 1) % p->nfiles;
+			p->pos = j->offset;
+			p->ra_valid = false;
+			f = &s->files[p->file0 + p->cur];
+		}
+		*off = p->pos;
+	}
+	*len = j->bs;
+	if (*off + *len > f->size)
+		*len = f->size - *off;
+	if (!rnd)
+		p->pos = *off + *len;
+	*fi = p->file0 + p->cur;
+	switch (j->rw) {
+	case RW_READ: case RW_RANDREAD: *dir = 0; break;
+	case RW_WRITE: case RW_RANDWRITE: *dir = 1; break;
+	default: *dir = rng_below(&p->rng, 100) < j->rwmixread ? 0 : 1; break;
+	}
+	p->issued += *len;
+	return true;
+}
+
+static int buffered_read(struct sim *s, struct sim_proc *p, unsigned slot, unsigned fi,
+			 uint64_t off, uint64_t len)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t lo = off / PAGE, hi = (off + len + PAGE - 1) / PAGE;
+
+	if (file_pages(f) || readahead(s, p, fi, lo, hi) ||
+	    read_pages(s, p, fi, lo, hi))
+		return -1;
+	p->ra_last = hi - 1;
+	if (pages_ready(f, lo, hi))
+		return app_done(s, p, &p->app[slot]);
+	p->state = S_PAGES;
+	p->wait_app = slot;
+	p->wait_file = fi;
+	p->wait_lo = lo;
+	p->wait_hi = hi;
+	return 0;
+}
+
+static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsigned fi,
+			  uint64_t off, uint64_t len)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t lo = off / PAGE, hi = (off + len + PAGE - 1) / PAGE, i;
+
+	if (file_pages(f))
+		return -1;
+	for (i = lo; i < hi && i < f->npages; i++) {
+		uint8_t *pg = &f->pages[i];
+
+		if (*pg == P_DIRTY || *pg == P_WB_DIRTY)
+			continue;
+		if (*pg == P_CLEAN)
+			s->nr_clean--;
+		*pg = *pg == P_WB ? P_WB_DIRTY : P_DIRTY;
+		if (*pg == P_DIRTY) {
+			f->ndirty++;
+			s->nr_dirty++;
+		}
+	}
+	if (f->ndirty)
+		dirty_list_add(s, fi);
+	if (flusher_run(s))
+		return -1;
+	if (p->spec->osync) {
+		p->app[slot].busy = true;
+		p->wait_app = slot;
+		if (start_fsync(s, p, fi) < 0)
+			return -1;
+		if (fsync_done(s, p))
+			return app_done(s, p, &p->app[slot]);
+		return 0;
+	}
+	if (s->nr_dirty + s->nr_wb > s->dirty_limit) {
+		/* balance_dirty_pages: the writer waits for writeback */
+		p->state = S_THROTTLED;
+		p->wait_app = slot;
+		return 0;
+	}
+	return app_done(s, p, &p->app[slot]);
+}
+
+static int issue_one(struct sim *s, struct sim_proc *p)
+{
+	unsigned fi, slot = free_slot(p);
+	uint64_t off, len;
+	int dir;
+	struct app_io *a;
+
+	if (!next_io(s, p, &fi, &off, &len, &dir))
+		return 1;
+	a = &p->app[slot];
+	*a = (struct app_io){ true, dir, s->now, len, 0 };
+	p->inflight++;
+	p->state = S_IO;
+	if (!p->spec->direct)
+		return dir ? buffered_write(s, p, slot, fi, off, len) :
+			     buffered_read(s, p, slot, fi, off, len);
+	return blk_submit_split(s, K_DIRECT, &p->ap, slot,
+				s->files[fi].start + off / 512, (len + 511) / 512,
+				dir, true, &a->pieces);
+}
+
+static int issue_next(struct sim *s, struct sim_proc *p)
+{
+
+	if (p->finished)
+		return 0;
+	while (p->inflight < p->spec->iodepth && p->state != S_PAGES &&
+	       p->state != S_THROTTLED && p->state != S_FSYNC && !p->finished) {
+		int rc = issue_one(s, p);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			if (p->inflight)
+				return 0;	/* the rest completes first */
+			if (p->spec->end_fsync && !p->spec->direct && !p->fsync_then_finish) {
+				p->fsync_then_finish = true;
+				if (start_fsync(s, p, p->file0 + p->cur) < 0)
+					return -1;
+				if (!fsync_done(s, p))
+					return 0;
+			}
+			job_finish(s, p);
+			return 0;
+		}
+		if (!p->spec->async_engine)
+			break;
+	}
+	return 0;
+}
+
+/* Something changed in the page cache: let waiting processes go on. */
+int wake_waiters(struct sim *s, unsigned fi)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++) {
+		struct sim_proc *p = &s->procs[i];
+
+		if (p->finished)
+			continue;
+		if (p->state == S_PAGES && p->wait_file == fi) {
+			if (!pages_ready(&s->files[fi], p->wait_lo, p->wait_hi)) {
+				/* the cache may have dropped some while it waited */
+				if (read_pages(s, p, fi, p->wait_lo, p->wait_hi))
+					return -1;
+				continue;
+			}
+			p->state = S_IO;
+			if (app_done(s, p, &p->app[p->wait_app]))
+				return -1;
+		} else if (p->state == S_THROTTLED &&
+			   s->nr_dirty + s->nr_wb <= s->dirty_limit) {
+			p->state = S_IO;
+			if (app_done(s, p, &p->app[p->wait_app]))
+				return -1;
+		} else if (p->state == S_FSYNC && p->fsync_file == fi && fsync_done(s, p)) {
+			p->state = S_IDLE;
+			if (p->fsync_then_finish) {
+				job_finish(s, p);
+			} else if (p->spec->osync && p->app[p->wait_app].busy) {
+				if (app_done(s, p, &p->app[p->wait_app]))
+					return -1;
+			} else if (issue_next(s, p)) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* A job is due to run (its start, or the end of a think or wake-up delay). */
+int job_wake(struct sim *s, struct sim_proc *p)
+{
+	if (p->finished)
+		return 0;
+	if (!p->started) {
+		p->started = true;
+		p->start = s->now;
+		if (p->spec->runtime &&
+		    event_push(s, s->now + p->spec->runtime, EV_END, (int)(p - s->procs), NULL))
+			return -1;
+	}
+	if (p->state == S_THINK)
+		p->state = S_IDLE;
+	return issue_next(s, p);
+}
+
+/* The job process that submitted @rq, or NULL for the flusher's writes. */
+struct sim_proc *job_of(struct sim *s, const struct sim_rq *rq)
+{
+	if (rq->rq.proc == &s->flusher)
+		return NULL;
+	return (struct sim_proc *)((char *)rq->rq.proc - offsetof(struct sim_proc, ap));
+}
+
+/* A piece of a direct I/O completed; the last one completes the I/O. */
+int job_direct_done(struct sim *s, struct sim_rq *rq)
+{
+	struct sim_proc *p = job_of(s, rq);
+	struct app_io *a = &p->app[rq->io];
+
+	return --a->pieces ? 0 : app_done(s, p, a);
+}

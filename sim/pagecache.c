@@ -1,0 +1,182 @@
+/*
+ * pagecache.c - the page cache of the simulated host: each file's page
+ * states, the kernel's on-demand read-ahead reduced to its sequential core,
+ * and eviction of clean pages oldest first when memory is full.
+ */
+#include "sim.h"
+
+int file_pages(struct sim_file *f)
+{
+	if (f->pages)
+		return 0;
+	f->npages = (f->size + PAGE - 1) / PAGE;
+	f->pages = calloc(f->npages ? f->npages : 1, 1);
+	return f->pages ? 0 : -1;
+}
+
+uint64_t max_pages_per_rq(const struct sim *s)
+{
+	uint64_t n = s->set->max_sectors_kb / 4;
+
+	return n ? n : 1;
+}
+
+/* Read the absent pages of [lo, hi) in runs, as one process's read-ahead. */
+int read_pages(struct sim *s, struct sim_proc *proc, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t p = lo;
+
+	if (hi > f->npages)
+		hi = f->npages;
+	while (p < hi) {
+		uint64_t q;
+
+		if (f->pages[p] != P_NONE) {
+			p++;
+			continue;
+		}
+		for (q = p; q < hi && f->pages[q] == P_NONE && q - p < max_pages_per_rq(s); q++)
+			f->pages[q] = P_INFLIGHT;
+		if (blk_submit(s, K_RA, &proc->ap, 0, fi, f->start + p * SECT_PER_PAGE,
+			   (q - p) * SECT_PER_PAGE, false, true, p, q - p))
+			return -1;
+		p = q;
+	}
+	return 0;
+}
+
+static uint64_t ra_max(const struct sim *s)
+{
+	return s->set->read_ahead_kb / 4;
+}
+
+static uint64_t ra_init_size(uint64_t req, uint64_t max)
+{
+	uint64_t n;
+
+	if (req <= max / 32)
+		n = req * 4;
+	else if (req <= max / 4)
+		n = req * 2;
+	else
+		n = max;
+	return n < req ? req : n;
+}
+
+static uint64_t ra_next_size(uint64_t cur, uint64_t max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* The kernel's on-demand read-ahead, reduced to its sequential core. */
+int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t max = ra_max(s), req = hi - lo, marker;
+
+	if (!max)
+		return 0;
+	if (f->pages[lo] == P_NONE) {
+		bool seq = p->ra_valid ? lo == p->ra_last + 1 ||
+				(lo >= (uint64_t)p->ra_start && lo < p->ra_start + p->ra_size)
+				       : lo == 0;
+		uint64_t size = seq ? ra_init_size(req, max) : req;
+
+		p->ra_start = (int64_t)lo;
+		p->ra_size = size;
+		p->ra_async = seq && size > req ? size - req : 0;
+		p->ra_valid = true;
+		return read_pages(s, p, fi, lo, lo + size);
+	}
+	if (!p->ra_valid || !p->ra_async)
+		return 0;
+	marker = p->ra_start + p->ra_size - p->ra_async;
+	if (marker >= lo && marker < hi) {
+		uint64_t start = p->ra_start + p->ra_size;
+		uint64_t size = ra_next_size(p->ra_size, max);
+
+		p->ra_start = (int64_t)start;
+		p->ra_size = size;
+		p->ra_async = size;
+		return read_pages(s, p, fi, start, start + size);
+	}
+	return 0;
+}
+
+bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi)
+{
+	uint64_t i;
+
+	for (i = lo; i < hi && i < f->npages; i++)
+		if (f->pages[i] == P_NONE || f->pages[i] == P_INFLIGHT)
+			return false;
+	return true;
+}
+
+/* Pages [lo, lo + n) of @fi just became clean: remember them, evict if full. */
+static int clean_add(struct sim *s, unsigned fi, uint64_t lo, uint64_t n)
+{
+	if (s->clean_len == s->clean_cap) {
+		size_t cap = s->clean_cap ? 2 * s->clean_cap : 256, i;
+		struct clean_run *c = malloc(cap * sizeof(*c));
+
+		if (!c)
+			return -1;
+		for (i = 0; i < s->clean_len; i++)
+			c[i] = s->clean[(s->clean_head + i) % s->clean_cap];
+		free(s->clean);
+		s->clean = c;
+		s->clean_cap = cap;
+		s->clean_head = 0;
+	}
+	s->clean[(s->clean_head + s->clean_len++) % s->clean_cap] =
+		(struct clean_run){ fi, lo, n };
+	while (s->clean_len && s->nr_clean + s->nr_dirty + s->nr_wb > s->mem_pages) {
+		struct clean_run *r = &s->clean[s->clean_head];
+		uint8_t *pg = s->files[r->file].pages;
+		uint64_t i;
+
+		for (i = r->lo; i < r->lo + r->n; i++) {
+			if (pg[i] == P_CLEAN) {
+				pg[i] = P_NONE;
+				s->nr_clean--;
+			}
+		}
+		s->clean_head = (s->clean_head + 1) % s->clean_cap;
+		s->clean_len--;
+	}
+	return 0;
+}
+
+/* A read-ahead or writeback request @rq completed: its pages change state. */
+int pages_done(struct sim *s, const struct sim_rq *rq)
+{
+	struct sim_file *f = &s->files[rq->file];
+	uint64_t pg;
+
+	for (pg = rq->page_lo; pg < rq->page_lo + rq->npages; pg++) {
+		uint8_t *st = &f->pages[pg];
+
+		if (rq->kind == K_RA) {
+			*st = P_CLEAN;
+			s->nr_clean++;
+		} else {
+			s->nr_wb--;
+			if (*st == P_WB_DIRTY) {
+				*st = P_DIRTY;
+				f->ndirty++;
+				s->nr_dirty++;
+				dirty_list_add(s, rq->file);
+			} else {
+				*st = P_CLEAN;
+				s->nr_clean++;
+			}
+		}
+	}
+	return clean_add(s, rq->file, rq->page_lo, rq->npages);
+}

@@ -1,0 +1,439 @@
+/*
+ * replay.c - a block trace replayed against the simulated disk: open loop
+ * (every request at its recorded time) or closed loop (each process's next
+ * request after its previous completes, plus its recorded think time),
+ * reading the trace a window ahead so memory stays flat in its length.
+ */
+#include "sim.h"
+
+/*
+ * Records read from the trace but not yet issued wait in their process's
+ * FIFO; at most REPLAY_WINDOW of them, so memory does not grow with the
+ * trace. A process whose next record lies beyond the window waits until
+ * the others catch up.
+ */
+#define REPLAY_WINDOW 65536
+
+/*
+ * A record waiting in its process's FIFO, packed (40 bytes, not a
+ * trace_rec's 72): a window of them is read a window before its use, and
+ * the smaller it is, the more of it is still in cache then.
+ */
+struct replay_node {
+	uint64_t t;		/* scaled */
+	/* scaled: the think time for TD_AFTER_DONE, else the gap since the previous record */
+	uint64_t wait;
+	uint64_t sector;
+	uint32_t nr;
+	int next;
+	bool write, sync;
+	uint8_t dep;
+};
+
+struct replay_proc {
+	struct antic_proc ap;
+	uint32_t pid;
+	int head, tail;
+	unsigned outstanding;
+	uint64_t last_issue, last_done, last_t, first;
+	bool any, timer, exited;
+};
+
+struct replay_io {
+	uint64_t start, bytes;
+	unsigned pieces;
+	int proc, dir, next;
+};
+
+struct replay {
+	struct trace *t;
+	const struct replay_spec *spec;
+	struct replay_proc *procs;
+	size_t nprocs, cap;
+	int *index;		/* pid hash -> procs index */
+	size_t icap;
+	uint32_t last_pid;	/* the last one looked up, and its index (or -1) */
+	int last_pi;
+	struct replay_node *nodes;
+	int free_node;
+	unsigned pending;
+	struct replay_io *live;
+	size_t nlive, caplive;
+	int free_live;
+	struct trace_rec next;	/* open loop: the record due next */
+	bool eof;
+	char err[512];
+};
+
+static uint64_t replay_scale(const struct replay *rp, uint64_t ns)
+{
+	double v;
+
+	/* the usual case, without a trip through double; the same cap */
+	if (rp->spec->time_scale == 1.0)
+		return ns >= 18000000000000000000ULL ? UINT64_MAX / 2 : ns;
+	v = (double)ns * rp->spec->time_scale;
+	return v >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)v;
+}
+
+static uint32_t pid_hash(uint32_t pid)
+{
+	return pid * 2654435761u;
+}
+
+/* The process for @pid, created on its first record. -1: out of memory. */
+static int replay_proc_lookup(struct sim *s, uint32_t pid)
+{
+	struct replay *rp = s->rp;
+	size_t i, mask;
+
+	if ((rp->nprocs + 1) * 2 > rp->icap) {
+		size_t cap = rp->icap ? rp->icap * 2 : 64, j;
+		int *n = malloc(cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (j = 0; j < cap; j++)
+			n[j] = -1;
+		for (j = 0; j < rp->nprocs; j++) {
+			for (i = pid_hash(rp->procs[j].pid) & (cap - 1); n[i] >= 0; i = (i + 1) & (cap - 1))
+				;
+			n[i] = (int)j;
+		}
+		free(rp->index);
+		rp->index = n;
+		rp->icap = cap;
+	}
+	mask = rp->icap - 1;
+	for (i = pid_hash(pid) & mask; rp->index[i] >= 0; i = (i + 1) & mask) {
+		if (rp->procs[rp->index[i]].pid == pid) {
+			rp->last_pid = pid;
+			return rp->last_pi = rp->index[i];
+		}
+	}
+	if (rp->nprocs == rp->cap) {
+		size_t cap = rp->cap ? rp->cap * 2 : 16;
+		struct replay_proc *np = realloc(rp->procs, cap * sizeof(*np));
+		struct job_result *nj = realloc(s->r->jobs, cap * sizeof(*nj));
+
+		if (np)
+			rp->procs = np;
+		if (nj)
+			s->r->jobs = nj;
+		if (!np || !nj)
+			return -1;
+		rp->cap = cap;
+	}
+	{
+		struct replay_proc *p = &rp->procs[rp->nprocs];
+		struct job_result *j = &s->r->jobs[rp->nprocs];
+		const char *comm = trace_proc_name(rp->t, pid);
+		const struct trace_stats *ts = trace_stats(rp->t);
+
+		memset(p, 0, sizeof(*p));
+		memset(j, 0, sizeof(*j));
+		antic_proc_init(&p->ap);
+		p->pid = pid;
+		p->head = p->tail = -1;
+		if (!ts->has_pids)
+			snprintf(j->name, sizeof(j->name), "%s", trace_device(rp->t));
+		else if (comm)
+			snprintf(j->name, sizeof(j->name), "%s[%u]", comm, pid);
+		else
+			snprintf(j->name, sizeof(j->name), "pid %u", pid);
+		rp->index[i] = (int)rp->nprocs;
+		s->r->nr_jobs = ++rp->nprocs;
+	}
+	rp->last_pid = pid;
+	return rp->last_pi = (int)rp->nprocs - 1;
+}
+
+/* Records come in runs from one process: the last one found, inline. */
+static inline int replay_proc_of(struct sim *s, uint32_t pid)
+{
+	if (s->rp->last_pi >= 0 && s->rp->last_pid == pid)
+		return s->rp->last_pi;
+	return replay_proc_lookup(s, pid);
+}
+
+/* A record must fit on the simulated disk: replay_read checks each it reads. */
+static int replay_check_fits(struct sim *s, const struct trace_rec *rec)
+{
+	struct replay *rp = s->rp;
+
+	if (rec->sector + rec->nr > s->disk.p.capacity) {
+		snprintf(rp->err, sizeof(rp->err),
+			 "%s:%llu: sector: %llu + %u is beyond the simulated disk's %llu sectors; "
+			 "give a larger --set capacity=",
+			 rp->spec->path, (unsigned long long)rec->line,
+			 (unsigned long long)rec->sector, rec->nr,
+			 (unsigned long long)s->disk.p.capacity);
+		return -1;
+	}
+	return 0;
+}
+
+/* Issue a request for process @pi now, split as the block layer would. */
+static int replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, bool write, bool sync)
+{
+	struct replay *rp = s->rp;
+	struct replay_proc *p = &rp->procs[pi];
+	int li;
+
+	if (rp->free_live < 0) {
+		size_t cap = rp->caplive ? rp->caplive * 2 : 1024, j;
+		struct replay_io *n = realloc(rp->live, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (j = rp->caplive; j < cap; j++)
+			n[j].next = j + 1 < cap ? (int)j + 1 : -1;
+		rp->live = n;
+		rp->free_live = (int)rp->caplive;
+		rp->caplive = cap;
+	}
+	li = rp->free_live;
+	rp->free_live = rp->live[li].next;
+	rp->live[li] = (struct replay_io){ s->now, (uint64_t)nr * 512, 0, pi, write, -1 };
+	if (!p->any)
+		p->first = s->now;
+	p->any = true;
+	p->outstanding++;
+	p->last_issue = s->now;
+	return blk_submit_split(s, K_TRACE, &p->ap, (unsigned)li, sector, nr,
+				write, sync, &rp->live[li].pieces);
+}
+
+/*
+ * Closed loop: issue what process @pi may issue now, and set a wake-up
+ * for the next one that must wait for its time.
+ */
+static int replay_try(struct sim *s, int pi)
+{
+	struct replay *rp = s->rp;
+	struct replay_proc *p = &rp->procs[pi];
+
+	while (p->head >= 0 && !p->timer) {
+		struct replay_node *n = &rp->nodes[p->head];
+		uint64_t t, at = n->t;
+		int h;
+
+		if (!p->any) {
+			t = at;
+		} else if (!n->sync) {
+			t = at > p->last_issue ? at : p->last_issue;	/* async: as recorded */
+		} else if (n->dep == TD_OVERLAP) {
+			t = p->last_issue + n->wait;
+		} else {
+			if (p->outstanding)
+				return 0;	/* waits for the previous one to complete */
+			if (n->dep == TD_AFTER_DONE) {
+				t = p->last_done + n->wait;
+			} else {
+				/* no completions recorded: its gap, and not before the last completes */
+				t = p->last_issue + n->wait;
+				if (t < p->last_done)
+					t = p->last_done;
+			}
+		}
+		if (t > s->now) {
+			p->timer = true;
+			return event_push(s, t, EV_TWAKE, pi, NULL);
+		}
+		h = p->head;
+		p->head = n->next;
+		if (p->head < 0)
+			p->tail = -1;
+		else	/* read in a window ago, and out of the cache since */
+			__builtin_prefetch(&rp->nodes[p->head]);
+		if (replay_issue(s, pi, n->sector, n->nr, n->write, n->sync))
+			return -1;
+		n->next = rp->free_node;
+		rp->free_node = h;
+		rp->pending--;
+	}
+	return 0;
+}
+
+static void replay_exit_if_idle(struct sim *s, int pi)
+{
+	struct replay_proc *p = &s->rp->procs[pi];
+
+	if (s->rp->eof && !p->exited && p->head < 0 && !p->outstanding && !p->timer) {
+		p->exited = true;
+		s->ops->proc_exit(s->sched, &p->ap, s->now);
+	}
+}
+
+static int replay_read(struct sim *s, struct trace_rec *rec)
+{
+	struct replay *rp = s->rp;
+	int rc = trace_next(rp->t, rec, rp->err, sizeof(rp->err));
+
+	if (rc > 0 && replay_check_fits(s, rec))
+		return -1;
+	if (rc == 0) {
+		size_t i;
+
+		rp->eof = true;
+		for (i = 0; i < rp->nprocs; i++)
+			replay_exit_if_idle(s, (int)i);
+	}
+	return rc;
+}
+
+/* Closed loop: read ahead into the processes' FIFOs, up to the window. */
+static int replay_pull(struct sim *s)
+{
+	struct replay *rp = s->rp;
+
+	while (!rp->eof && rp->pending < REPLAY_WINDOW) {
+		struct trace_rec rec;
+		struct replay_node *n;
+		struct replay_proc *p;
+		int rc = replay_read(s, &rec), pi, ni;
+		uint64_t at;
+
+		if (rc <= 0)
+			return rc;
+		pi = replay_proc_of(s, rec.pid);
+		if (pi < 0)
+			return -1;
+		p = &rp->procs[pi];
+		ni = rp->free_node;
+		n = &rp->nodes[ni];
+		rp->free_node = n->next;
+		at = replay_scale(rp, rec.t);
+		n->t = at;
+		n->wait = rec.dep == TD_AFTER_DONE ? replay_scale(rp, rec.think) :
+			  at - (p->last_t < at ? p->last_t : at);
+		n->sector = rec.sector;
+		n->nr = rec.nr;
+		n->write = rec.write;
+		n->sync = rec.sync;
+		n->dep = rec.dep;
+		n->next = -1;
+		p->last_t = at;
+		if (p->tail >= 0)
+			rp->nodes[p->tail].next = ni;
+		else
+			p->head = ni;
+		p->tail = ni;
+		rp->pending++;
+		if (p->head == ni && replay_try(s, pi))
+			return -1;
+	}
+	return 0;
+}
+
+/* Open loop: issue the record that is due, and schedule the next one. */
+int replay_open_step(struct sim *s)
+{
+	struct replay *rp = s->rp;
+	int pi, rc;
+
+	if (!rp->eof) {
+		pi = replay_proc_of(s, rp->next.pid);
+		if (pi < 0 || replay_issue(s, pi, rp->next.sector, rp->next.nr, rp->next.write,
+				       rp->next.sync))
+			return -1;
+	}
+	rc = replay_read(s, &rp->next);
+	if (rc < 0)
+		return -1;
+	if (rc > 0) {
+		uint64_t at = replay_scale(rp, rp->next.t);
+
+		event_set_side(s, SIDE_TRACE, at > s->now ? at : s->now, EV_TRACE, NULL);
+	}
+	return 0;
+}
+
+int replay_done(struct sim *s, struct sim_rq *rq)
+{
+	struct replay *rp = s->rp;
+	struct replay_io *l = &rp->live[rq->io];
+	struct replay_proc *p;
+	struct job_result *j;
+	int pi = l->proc;
+
+	if (--l->pieces)
+		return 0;
+	p = &rp->procs[pi];
+	j = &s->r->jobs[pi];
+	j->io_bytes[l->dir] += l->bytes;
+	j->ios[l->dir]++;
+	hist_add(&j->lat[l->dir], s->now - l->start);
+	j->runtime = s->now - p->first;
+	l->next = rp->free_live;
+	rp->free_live = (int)rq->io;
+	p->outstanding--;
+	p->last_done = s->now;
+	if (rp->spec->closed && (replay_try(s, pi) || replay_pull(s)))
+		return -1;
+	replay_exit_if_idle(s, pi);
+	return 0;
+}
+
+int replay_wake(struct sim *s, int pi)
+{
+	s->rp->procs[pi].timer = false;
+	if (replay_try(s, pi) || replay_pull(s))
+		return -1;
+	replay_exit_if_idle(s, pi);
+	return 0;
+}
+
+int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_t errlen)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+	int i;
+
+	if (!rp)
+		return -1;
+	s->rp = rp;
+	rp->spec = spec;
+	rp->free_live = -1;
+	rp->last_pi = -1;
+	rp->t = trace_open(spec->path, &spec->topts, err, errlen);
+	if (!rp->t)
+		return -1;
+	if (spec->closed) {
+		rp->nodes = malloc(REPLAY_WINDOW * sizeof(*rp->nodes));
+		if (!rp->nodes)
+			return -1;
+		for (i = 0; i < REPLAY_WINDOW; i++)
+			rp->nodes[i].next = i + 1 < REPLAY_WINDOW ? i + 1 : -1;
+		return replay_pull(s);
+	}
+	i = replay_read(s, &rp->next);
+	if (i <= 0)
+		return i;
+	event_set_side(s, SIDE_TRACE, replay_scale(rp, rp->next.t), EV_TRACE, NULL);
+	return 0;
+}
+
+void replay_free(struct sim *s)
+{
+	struct replay *rp = s->rp;
+
+	if (!rp)
+		return;
+	trace_close(rp->t);
+	free(rp->procs);
+	free(rp->index);
+	free(rp->nodes);
+	free(rp->live);
+	free(rp);
+	s->rp = NULL;
+}
+
+const char *replay_error(const struct sim *s)
+{
+	return s->rp ? s->rp->err : "";
+}
+
+const struct trace_stats *replay_trace_stats(const struct sim *s)
+{
+	return trace_stats(s->rp->t);
+}

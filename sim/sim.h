@@ -1,0 +1,232 @@
+/*
+ * sim.h - the simulator's internal state, shared by the files of its event
+ * loop (engine, events, blk, drive, pagecache, writeback, jobs, layout,
+ * replay). Not for main.c or report.c: they see only engine.h.
+ * Integer virtual time in ns throughout.
+ */
+#ifndef SIM_SIM_H
+#define SIM_SIM_H
+
+#include "engine.h"
+#include "trace.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE 4096ULL
+#define SECT_PER_PAGE 8
+
+/* A page of a file in the page cache. */
+enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
+/* Who a block request serves. */
+enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE };
+/* What an event does when its time comes. */
+enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE, EV_FLUSH };
+/* What a job process is doing. */
+enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
+/* The events kept beside the heap (see struct sim). */
+enum { SIDE_TRACE, SIDE_MECH, SIDE_NR };
+
+struct sim_file {
+	uint64_t start;		/* first sector */
+	uint64_t size;		/* bytes */
+	uint8_t *pages;		/* page states, allocated on first buffered use */
+	uint64_t npages;
+	uint64_t ndirty;
+	uint64_t wb_cursor;
+	unsigned wb_inflight;	/* writeback requests at the disk */
+	int dirty_next;		/* flusher's list of files with dirty pages */
+	bool on_dirty_list;
+};
+
+/* One I/O as the application issued it; it may take several requests. */
+struct app_io {
+	bool busy;
+	int dir;
+	uint64_t start;
+	uint64_t bytes;
+	unsigned pieces;
+};
+
+/* A fio job process. ap first: a request's rq.proc leads back to it. */
+struct sim_proc {
+	struct antic_proc ap;
+	const struct job_spec *spec;
+	char name[80];
+	unsigned file0, nfiles, cur;
+	uint64_t pos;		/* offset in the current file */
+	uint64_t io_size, issued;
+	unsigned loops_left;
+	uint64_t rng;
+	int state;
+	bool started, finished, exit_reported;
+	uint64_t start, end;
+	unsigned inflight;	/* app I/Os outstanding (async engine) */
+	unsigned since_think, since_fsync;
+	struct app_io *app;	/* iodepth slots */
+	unsigned wait_app;	/* app slot waiting on pages / throttle */
+	uint64_t wait_lo, wait_hi, wait_file;
+	unsigned fsync_file, fsync_pending;
+	bool fsync_then_finish;
+	/* read-ahead state, in pages of the current file */
+	int64_t ra_start;
+	uint64_t ra_size, ra_async, ra_last;
+	bool ra_valid;
+	struct job_result *res;
+};
+
+struct sim_rq {
+	struct antic_rq rq;	/* rq.proc: the submitting process's record */
+	int kind;
+	/*
+	 * The application I/O this request is a piece of: the job's iodepth
+	 * slot (K_DIRECT) or the replay's live record (K_TRACE).
+	 */
+	unsigned io;
+	unsigned file;
+	uint64_t page_lo, npages;
+	uint8_t dispatched, completed;	/* the audit: each must end at one */
+	uint64_t dispatch_time;
+	struct sim_rq *next_free;
+};
+
+struct event {
+	uint64_t t, seq;
+	int type;
+	int arg;
+	struct sim_rq *rq;
+};
+
+struct replay;
+
+struct sim {
+	const struct workload *w;
+	const struct sim_settings *set;
+	struct sim_result *r;
+	enum sim_policy pol;
+	const struct antic_policy_ops *ops;
+	void *sched;
+	union {
+		struct as_sched as;
+		struct dl_sched dl;
+		struct noop_sched noop;
+	} u;
+	struct disk disk;
+	uint64_t now, seq;
+	struct event *heap;
+	size_t nheap, capheap;
+	/*
+	 * Events of which at most one is ever pending, kept beside the heap:
+	 * open-loop replay's next arrival and the completion of the command
+	 * a rotating disk is serving. Each comes once per request, and its
+	 * push and pop were about a twentieth of a replay's instructions.
+	 * Ordered against the heap by the same (time, seq) key, as if inside.
+	 */
+	struct event side[SIDE_NR];
+	bool side_on[SIDE_NR];
+	struct sim_proc *procs;
+	size_t nprocs;
+	struct sim_file *files;
+	size_t nfiles;
+	struct sim_rq **drive;	/* commands at the drive */
+	unsigned ndrive;
+	struct sim_rq *mech;	/* HDD: the one being served */
+	uint64_t busy_since;
+	uint64_t sched_wake;
+	struct sim_rq *free_rqs;
+	struct sim_rq **blocks;
+	size_t nblocks;
+	uint64_t live_rqs;
+	/* page cache */
+	uint64_t nr_dirty, nr_wb, dirty_limit, bg_limit;
+	/*
+	 * Clean pages in the order they became clean; the oldest go first
+	 * when the cache is full (FIFO, not LRU: re-reads do not refresh).
+	 */
+	struct clean_run { unsigned file; uint64_t lo, n; } *clean;
+	size_t clean_head, clean_len, clean_cap;
+	uint64_t nr_clean, mem_pages;
+	int dirty_head, dirty_tail;
+	unsigned flusher_inflight;
+	bool flushing;
+	struct antic_proc flusher;
+	unsigned jobs_left;
+	bool stop;
+	const struct sim_options *o;
+	uint64_t next_progress;
+	struct replay *rp;	/* replaying a trace instead of jobs */
+	uint64_t last_read;	/* when a read was last queued (wbt) */
+	bool read_seen, wbt_slow, flush_wake;
+	uint64_t wbt_win;	/* start of wbt's current window */
+	unsigned wbt_depth;
+};
+
+/* events.c: the (time, sequence) heap and its side slots */
+int event_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq);
+void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq *rq);
+struct event event_pop(struct sim *s);
+
+static inline bool event_pending(const struct sim *s)
+{
+	return s->nheap || s->side_on[SIDE_TRACE] || s->side_on[SIDE_MECH];
+}
+
+/* blk.c: the block layer, the policy in front of the drive */
+int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
+	       unsigned file, uint64_t sector, uint64_t nr, bool write,
+	       bool sync, uint64_t page_lo, uint64_t npages);
+int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
+		     unsigned io, uint64_t sector, uint64_t nr, bool write,
+		     bool sync, unsigned *pieces);
+void blk_run_queue(struct sim *s);
+void blk_complete(struct sim *s, struct sim_rq *rq);
+void blk_free(struct sim *s, struct sim_rq *rq);
+void blk_release(struct sim *s);
+
+/* drive.c: the commands at the drive, depth 1 or NCQ */
+void drive_submit(struct sim *s, struct sim_rq *rq);
+void drive_start_next(struct sim *s);
+void drive_remove(struct sim *s, struct sim_rq *rq);
+
+/* pagecache.c: page states, read-ahead, eviction */
+int file_pages(struct sim_file *f);
+uint64_t max_pages_per_rq(const struct sim *s);
+int read_pages(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
+int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
+bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi);
+int pages_done(struct sim *s, const struct sim_rq *rq);
+
+/* writeback.c: dirty lists, the flusher, wbt */
+#define WBT_TARGET (75 * ANTIC_NSEC_PER_MSEC)
+void writeback_init(struct sim *s);
+void dirty_list_add(struct sim *s, unsigned fi);
+int write_run(struct sim *s, unsigned fi, uint64_t *cursor, int kind,
+	      struct antic_proc *ap, bool sync);
+int flusher_run(struct sim *s);
+void writeback_done(struct sim *s, const struct sim_rq *rq);
+int writeback_after_completion(struct sim *s, const struct sim_rq *rq);
+void wbt_read_done(struct sim *s, const struct sim_rq *rq);
+
+/* jobs.c: fio job processes */
+uint64_t rng_below(uint64_t *s, uint64_t n);
+struct sim_proc *job_of(struct sim *s, const struct sim_rq *rq);
+int job_wake(struct sim *s, struct sim_proc *p);
+void job_finish(struct sim *s, struct sim_proc *p);
+void job_report_exit(struct sim *s, struct sim_proc *p);
+int job_direct_done(struct sim *s, struct sim_rq *rq);
+int wake_waiters(struct sim *s, unsigned fi);
+
+/* layout.c: the jobs' files on the disk */
+int layout(struct sim *s, char *err, size_t errlen);
+
+/* replay.c: open and closed-loop trace replay */
+int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_t errlen);
+int replay_open_step(struct sim *s);
+int replay_wake(struct sim *s, int pi);
+int replay_done(struct sim *s, struct sim_rq *rq);
+const char *replay_error(const struct sim *s);
+const struct trace_stats *replay_trace_stats(const struct sim *s);
+void replay_free(struct sim *s);
+
+#endif
