@@ -48,7 +48,7 @@ struct replay_io {
 struct replay {
 	struct trace *t;
 	const struct replay_spec *spec;
-	struct replay_proc *procs;
+	struct replay_proc **procs;
 	size_t nprocs, cap;
 	int *index;		/* pid hash -> procs index */
 	size_t icap;
@@ -96,7 +96,7 @@ static int replay_proc_lookup(struct sim *s, uint32_t pid)
 		for (j = 0; j < cap; j++)
 			n[j] = -1;
 		for (j = 0; j < rp->nprocs; j++) {
-			for (i = pid_hash(rp->procs[j].pid) & (cap - 1); n[i] >= 0; i = (i + 1) & (cap - 1))
+			for (i = pid_hash(rp->procs[j]->pid) & (cap - 1); n[i] >= 0; i = (i + 1) & (cap - 1))
 				;
 			n[i] = (int)j;
 		}
@@ -106,14 +106,14 @@ static int replay_proc_lookup(struct sim *s, uint32_t pid)
 	}
 	mask = rp->icap - 1;
 	for (i = pid_hash(pid) & mask; rp->index[i] >= 0; i = (i + 1) & mask) {
-		if (rp->procs[rp->index[i]].pid == pid) {
+		if (rp->procs[rp->index[i]]->pid == pid) {
 			rp->last_pid = pid;
 			return rp->last_pi = rp->index[i];
 		}
 	}
 	if (rp->nprocs == rp->cap) {
 		size_t cap = rp->cap ? rp->cap * 2 : 16;
-		struct replay_proc *np = realloc(rp->procs, cap * sizeof(*np));
+		struct replay_proc **np = realloc(rp->procs, cap * sizeof(*np));
 		struct job_result *nj = realloc(s->r->jobs, cap * sizeof(*nj));
 
 		if (np)
@@ -125,12 +125,18 @@ static int replay_proc_lookup(struct sim *s, uint32_t pid)
 		rp->cap = cap;
 	}
 	{
-		struct replay_proc *p = &rp->procs[rp->nprocs];
+		/*
+		 * One allocation each: requests in flight and the policy hold
+		 * pointers to p->ap, which must not move when the table grows.
+		 */
+		struct replay_proc *p = calloc(1, sizeof(*p));
 		struct job_result *j = &s->r->jobs[rp->nprocs];
 		const char *comm = trace_proc_name(rp->t, pid);
 		const struct trace_stats *ts = trace_stats(rp->t);
 
-		memset(p, 0, sizeof(*p));
+		if (!p)
+			return -1;
+		rp->procs[rp->nprocs] = p;
 		memset(j, 0, sizeof(*j));
 		antic_proc_init(&p->ap);
 		p->pid = pid;
@@ -177,7 +183,7 @@ static int replay_check_fits(struct sim *s, const struct trace_rec *rec)
 static int replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, bool write, bool sync)
 {
 	struct replay *rp = s->rp;
-	struct replay_proc *p = &rp->procs[pi];
+	struct replay_proc *p = rp->procs[pi];
 	int li;
 
 	if (rp->free_live < 0) {
@@ -211,7 +217,7 @@ static int replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, boo
 static int replay_try(struct sim *s, int pi)
 {
 	struct replay *rp = s->rp;
-	struct replay_proc *p = &rp->procs[pi];
+	struct replay_proc *p = rp->procs[pi];
 
 	while (p->head >= 0 && !p->timer) {
 		struct replay_node *n = &rp->nodes[p->head];
@@ -257,7 +263,7 @@ static int replay_try(struct sim *s, int pi)
 
 static void replay_exit_if_idle(struct sim *s, int pi)
 {
-	struct replay_proc *p = &s->rp->procs[pi];
+	struct replay_proc *p = s->rp->procs[pi];
 
 	if (s->rp->eof && !p->exited && p->head < 0 && !p->outstanding && !p->timer) {
 		p->exited = true;
@@ -299,7 +305,7 @@ static int replay_pull(struct sim *s)
 		pi = replay_proc_of(s, rec.pid);
 		if (pi < 0)
 			return -1;
-		p = &rp->procs[pi];
+		p = rp->procs[pi];
 		ni = rp->free_node;
 		n = &rp->nodes[ni];
 		rp->free_node = n->next;
@@ -359,7 +365,7 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 
 	if (--l->pieces)
 		return 0;
-	p = &rp->procs[pi];
+	p = rp->procs[pi];
 	j = &s->r->jobs[pi];
 	j->io_bytes[l->dir] += l->bytes;
 	j->ios[l->dir]++;
@@ -377,7 +383,7 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 
 int replay_wake(struct sim *s, int pi)
 {
-	s->rp->procs[pi].timer = false;
+	s->rp->procs[pi]->timer = false;
 	if (replay_try(s, pi) || replay_pull(s))
 		return -1;
 	replay_exit_if_idle(s, pi);
@@ -416,10 +422,13 @@ int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_
 void replay_free(struct sim *s)
 {
 	struct replay *rp = s->rp;
+	size_t i;
 
 	if (!rp)
 		return;
 	trace_close(rp->t);
+	for (i = 0; i < rp->nprocs; i++)
+		free(rp->procs[i]);
 	free(rp->procs);
 	free(rp->index);
 	free(rp->nodes);

@@ -612,8 +612,42 @@ static void test_replay_closed_first_request(void)
 	sim_result_free(&r);
 }
 
+/*
+ * Many processes, each starting while others' requests are in flight: the
+ * replay's process table grows under requests and a policy that point at
+ * its records. It used to be one realloc'd array, so they pointed into
+ * freed memory past 16 processes (ASan: heap-use-after-free in as_dispatch).
+ */
+static void test_replay_many_processes(void)
+{
+	struct workload w;
+	struct replay_spec rs = { .closed = true, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	const char *p = tmp_path("many.blkparse");
+	FILE *f = fopen(p, "w");
+	char err[512];
+	int i, k;
+
+	for (i = 0; i < 600; i++)
+		fprintf(f, "8,0 0 %d 0.%06d %d Q R %d + 8 [p]\n", i + 1, i * 100,
+			1 + i % 150, (i * 7919) % 1000000 * 8);
+	fclose(f);
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	rs.path = p;
+	for (k = 0; k < POL_NR; k++) {
+		CHECK(sim_run(&w, (enum sim_policy)k, &o, &r, err, sizeof(err)) == 0);
+		CHECK_EQ(r.nr_jobs, 150);
+		CHECK_EQ(r.violations, 0);
+		CHECK_EQ(r.bytes_completed, 600 * 8 * 512);
+		sim_result_free(&r);
+	}
+}
+
 void suite_trace(void)
 {
+	RUN(test_replay_many_processes);
 	RUN(test_replay_closed_first_request);
 	RUN(test_trace_text_formats);
 	RUN(test_trace_errors);
