@@ -23,14 +23,21 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	  1, 60000 },
 };
 
-void as_default_tunables(struct as_tunables *t, bool rotational)
+void as_fit_device(struct as_tunables *t, bool rotational)
 {
 	/* a seek-free device gains nothing from waiting */
-	t->antic_expire = rotational ? 6 * ANTIC_NSEC_PER_MSEC : 0;
+	if (!rotational)
+		t->antic_expire = 0;
+}
+
+void as_default_tunables(struct as_tunables *t, bool rotational)
+{
+	t->antic_expire = 6 * ANTIC_NSEC_PER_MSEC;
 	t->read_expire = 125 * ANTIC_NSEC_PER_MSEC;
 	t->write_expire = 250 * ANTIC_NSEC_PER_MSEC;
 	t->read_batch_expire = 500 * ANTIC_NSEC_PER_MSEC;
 	t->write_batch_expire = 125 * ANTIC_NSEC_PER_MSEC;
+	as_fit_device(t, rotational);
 }
 
 static u32 initial_write_batch(const struct as_tunables *t)
@@ -231,7 +238,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 }
 
-void as_timer(struct as_sched *as, u64 now)
+void as_handle_expiry(struct as_sched *as, u64 now)
 {
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
 		end_wait(as, AS_END_TIMEOUT);
@@ -308,7 +315,7 @@ static bool should_anticipate(struct as_sched *as, const struct antic_rq *rq,
 	return false;
 }
 
-static enum antic_verdict anticipate(struct as_sched *as, u64 now, u64 *wake)
+static enum antic_verdict anticipate(struct as_sched *as, u64 now)
 {
 	if (as->antic_state == AS_ANTIC_OFF) {
 		as->cnt.antic_started++;
@@ -317,11 +324,7 @@ static enum antic_verdict anticipate(struct as_sched *as, u64 now, u64 *wake)
 		else
 			as->antic_state = AS_ANTIC_WAIT_REQ;
 	}
-	if (as->antic_state == AS_ANTIC_WAIT_NEXT) {
-		*wake = wait_deadline(as);
-		return ANTIC_IDLE_UNTIL;
-	}
-	return ANTIC_IDLE;
+	return ANTIC_IDLE;	/* as_get_expiry now names the wait's end */
 }
 
 /* Shrink the write batch when it overran its time, grow it when it ended early. */
@@ -394,7 +397,7 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
 }
 
 enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
-			       struct antic_rq **out, u64 *wake)
+			       struct antic_rq **out)
 {
 	bool reads = !antic_queue_empty(&as->q[ANTIC_SYNC]);
 	bool writes = !antic_queue_empty(&as->q[ANTIC_ASYNC]);
@@ -402,9 +405,8 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 	struct antic_rq *rq;
 
 	*out = NULL;
-	*wake = 0;
 	if (!reads && !writes) {
-		as_timer(as, now);
+		as_handle_expiry(as, now);
 		return ANTIC_EMPTY;
 	}
 	if (as->changed_batch) {
@@ -430,7 +432,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 				goto dispatch;
 			}
 			if (should_anticipate(as, rq, now))
-				return anticipate(as, now, wake);
+				return anticipate(as, now);
 		}
 		if (rq) {
 			if (fifo_expired(as, dir, now))
@@ -559,10 +561,9 @@ bool as_has_work(const struct as_sched *as)
 	return !(as->changed_batch && as->nr_dispatched);
 }
 
-bool as_anticipating(const struct as_sched *as, u64 *wake)
+u64 as_get_expiry(const struct as_sched *as)
 {
-	*wake = as->antic_state == AS_ANTIC_WAIT_NEXT ? wait_deadline(as) : 0;
-	return waiting(as);
+	return as->antic_state == AS_ANTIC_WAIT_NEXT ? wait_deadline(as) : 0;
 }
 
 void as_estimates(const struct as_sched *as, struct as_estimates *e)
@@ -588,11 +589,9 @@ static void ops_add(void *s, struct antic_rq *rq, u64 now)
 	as_add(s, rq, now);
 }
 
-static enum antic_verdict ops_dispatch(void *s, u64 now, struct antic_rq **rq,
-				       u64 *wake)
+static enum antic_verdict ops_dispatch(void *s, u64 now, struct antic_rq **rq)
 {
-	as_timer(s, now);
-	return as_dispatch(s, now, rq, wake);
+	return as_dispatch(s, now, rq);
 }
 
 static void ops_complete(void *s, struct antic_rq *rq, u64 now)
@@ -610,6 +609,16 @@ static u32 ops_queued(const void *s)
 	return as_queued(s);
 }
 
+static u64 ops_get_expiry(const void *s)
+{
+	return as_get_expiry(s);
+}
+
+static void ops_handle_expiry(void *s, u64 now)
+{
+	as_handle_expiry(s, now);
+}
+
 const struct antic_policy_ops as_policy_ops = {
 	.name = "anticipatory",
 	.add = ops_add,
@@ -617,4 +626,6 @@ const struct antic_policy_ops as_policy_ops = {
 	.complete = ops_complete,
 	.proc_exit = ops_proc_exit,
 	.queued = ops_queued,
+	.get_expiry = ops_get_expiry,
+	.handle_expiry = ops_handle_expiry,
 };

@@ -114,15 +114,17 @@ struct as_sched {
 	struct as_counters cnt;
 };
 
-/* Defaults as in Linux 2.6's AS; anticipation off on non-rotational devices. */
+/* Defaults as in Linux 2.6's AS, fitted to the device. */
 void as_default_tunables(struct as_tunables *t, bool rotational);
+/* The one rule for the device: no anticipation on a non-rotational one. */
+void as_fit_device(struct as_tunables *t, bool rotational);
 void as_init(struct as_sched *as, const struct as_tunables *t);
 /* Replace tunables at run time (sysfs). Values are taken as given. */
 void as_set_tunables(struct as_sched *as, const struct as_tunables *t);
 
 void as_add(struct as_sched *as, struct antic_rq *rq, u64 now);
 enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
-			       struct antic_rq **rq, u64 *wake);
+			       struct antic_rq **rq);
 void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now);
 /* The drive gave a dispatched request back (requeue); it will be added again. */
 void as_requeue(struct as_sched *as, struct antic_rq *rq);
@@ -141,10 +143,10 @@ void as_remove(struct as_sched *as, struct antic_rq *rq);
  * request now. False while anticipating (the timer or an add re-arms it).
  */
 bool as_has_work(const struct as_sched *as);
-/* The host's anticipation timer fired: ends a wait that has run out. */
-void as_timer(struct as_sched *as, u64 now);
-/* True while anticipating; *wake is the timer, 0 when none is armed. */
-bool as_anticipating(const struct as_sched *as, u64 *wake);
+/* When the host must call as_handle_expiry (ns), or 0: no wait is timed. */
+u64 as_get_expiry(const struct as_sched *as);
+/* The host's timer fired: ends a wait that has run out. */
+void as_handle_expiry(struct as_sched *as, u64 now);
 u32 as_queued(const struct as_sched *as);
 void as_estimates(const struct as_sched *as, struct as_estimates *e);
 /* Find a queued request starting at @sector (front merge lookup). */

@@ -52,8 +52,7 @@ static bool dl_fifo_expired(const struct dl_sched *dl, int dir, u64 now)
 	return head && now >= head->fifo_time;
 }
 
-static enum antic_verdict dl_dispatch(void *s, u64 now, struct antic_rq **out,
-				      u64 *wake)
+static enum antic_verdict dl_dispatch(void *s, u64 now, struct antic_rq **out)
 {
 	struct dl_sched *dl = s;
 	bool reads = !antic_queue_empty(&dl->q[DL_READ]);
@@ -62,7 +61,6 @@ static enum antic_verdict dl_dispatch(void *s, u64 now, struct antic_rq **out,
 	int dir;
 
 	*out = NULL;
-	*wake = 0;
 	if (!reads && !writes)
 		return ANTIC_EMPTY;
 	rq = dl_next(dl, dl->last_dir);
@@ -143,13 +141,12 @@ static void noop_add(void *s, struct antic_rq *rq, u64 now)
 }
 
 static enum antic_verdict noop_dispatch(void *s, u64 now,
-					struct antic_rq **out, u64 *wake)
+					struct antic_rq **out)
 {
 	struct noop_sched *n = s;
 	struct antic_rq *rq = n->q.fifo_head;
 
 	(void)now;
-	*wake = 0;
 	*out = rq;
 	if (!rq)
 		return ANTIC_EMPTY;

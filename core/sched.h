@@ -104,23 +104,27 @@ static inline u64 antic_rq_end(const struct antic_rq *rq)
 /* What a dispatch call answers. */
 enum antic_verdict {
 	ANTIC_DISPATCH = 0,	/* *rq is the request to send to the drive */
-	ANTIC_IDLE_UNTIL,	/* nothing now; call again at *wake (ns) or on an event */
-	ANTIC_IDLE,		/* nothing until the next add or completion */
+	ANTIC_IDLE,		/* nothing until the next event or expiry */
 	ANTIC_EMPTY,		/* no requests queued */
 };
 
 /*
  * The event interface every policy implements, so the simulator can drive
  * any of them the same way. All times are ns on the host's clock.
+ * Time has one channel, as in ngtcp2: after any call the host asks
+ * get_expiry when the policy next needs it (0: never) and arms its one
+ * timer for then; when the timer fires it calls handle_expiry, then
+ * dispatches. Dispatch itself never names a time.
  */
 struct antic_policy_ops {
 	const char *name;
 	void (*add)(void *s, struct antic_rq *rq, u64 now);
-	enum antic_verdict (*dispatch)(void *s, u64 now, struct antic_rq **rq,
-				       u64 *wake);
+	enum antic_verdict (*dispatch)(void *s, u64 now, struct antic_rq **rq);
 	void (*complete)(void *s, struct antic_rq *rq, u64 now);
 	void (*proc_exit)(void *s, struct antic_proc *p, u64 now);
 	u32 (*queued)(const void *s);
+	u64 (*get_expiry)(const void *s);		/* NULL: never */
+	void (*handle_expiry)(void *s, u64 now);	/* NULL: never */
 };
 
 #endif /* ANTIC_SCHED_H */

@@ -84,12 +84,12 @@ static struct as_krq *arq_krq(struct antic_rq *arq)
 	return container_of(arq, struct as_krq, arq);
 }
 
-/* Arm the timer for a wait on the next request; caller holds the lock. */
+/* Arm the timer for when the core next needs it; caller holds the lock. */
 static void as_arm_timer(struct as_data *ad)
 {
-	u64 wake;
+	u64 wake = as_get_expiry(&ad->as);
 
-	if (as_anticipating(&ad->as, &wake) && wake)
+	if (wake)
 		hrtimer_start(&ad->timer, ns_to_ktime(wake), HRTIMER_MODE_ABS);
 }
 
@@ -109,7 +109,7 @@ static enum hrtimer_restart as_timer_fn(struct hrtimer *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ad->lock, flags);
-	as_timer(&ad->as, ktime_get_ns());
+	as_handle_expiry(&ad->as, ktime_get_ns());
 	/*
 	 * Still waiting (antic_expire was raised after the timer was set):
 	 * re-arm here, because has_work says no and no dispatch will.
@@ -388,7 +388,6 @@ static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
 	struct request *rq = NULL;
 	struct antic_rq *arq;
 	unsigned long flags;
-	u64 wake;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	if (!list_empty(&ad->dispatch)) {
@@ -396,7 +395,7 @@ static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
 		list_del_init(&rq->queuelist);
 		goto out;
 	}
-	if (as_dispatch(&ad->as, ktime_get_ns(), &arq, &wake) == ANTIC_DISPATCH) {
+	if (as_dispatch(&ad->as, ktime_get_ns(), &arq) == ANTIC_DISPATCH) {
 		struct as_krq *krq = arq_krq(arq);
 
 		rq = krq->rq;

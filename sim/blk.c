@@ -112,24 +112,31 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 	return 0;
 }
 
+/*
+ * The host's one timer for the policy: an EV_SCHED at the time it asks
+ * for, unless one is already due no later.
+ */
+static void blk_arm_timer(struct sim *s)
+{
+	uint64_t wake = s->ops->get_expiry ? s->ops->get_expiry(s->sched) : 0;
+
+	if (wake > s->now && (s->sched_wake <= s->now || wake < s->sched_wake)) {
+		s->sched_wake = wake;
+		event_push(s, wake, EV_SCHED, 0, NULL);
+	}
+}
+
 /* Dispatch from the policy while the drive has room. */
 void blk_run_queue(struct sim *s)
 {
 	while (s->ndrive < s->disk.p.queue_depth) {
 		struct antic_rq *arq;
-		uint64_t wake;
-		enum antic_verdict v = s->ops->dispatch(s->sched, s->now, &arq, &wake);
 		struct sim_rq *rq;
 
-		if (v == ANTIC_IDLE_UNTIL) {
-			if (wake > s->now && (s->sched_wake <= s->now || wake < s->sched_wake)) {
-				s->sched_wake = wake;
-				event_push(s, wake, EV_SCHED, 0, NULL);
-			}
+		if (s->ops->dispatch(s->sched, s->now, &arq) != ANTIC_DISPATCH) {
+			blk_arm_timer(s);
 			return;
 		}
-		if (v != ANTIC_DISPATCH)
-			return;
 		rq = (struct sim_rq *)arq;
 		if (rq->dispatched++)
 			s->r->violations++;

@@ -123,9 +123,9 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	default: {
 		struct as_tunables t = w->set.as;
 
-		/* as in the kernel: no anticipation on a non-rotational disk unless asked */
-		if (!disk_rotational(&s->disk) && !w->set.as_explicit_antic)
-			t.antic_expire = 0;
+		/* the kernel's defaults, unless antic_expire was set by hand */
+		if (!w->set.as_explicit_antic)
+			as_fit_device(&t, disk_rotational(&s->disk));
 		as_init(&s->u.as, &t);
 		s->ops = &as_policy_ops;
 		break;
@@ -182,8 +182,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 				goto replay_err;
 			break;
 		case EV_SCHED:
-			if (pol == POL_AS)
-				as_timer(&s->u.as, s->now);
+			s->ops->handle_expiry(s->sched, s->now);
 			break;
 		case EV_FLUSH:
 			s->flush_wake = false;

@@ -36,9 +36,8 @@ static void fresh(struct as_sched *as)
 static struct antic_rq *next(struct as_sched *as, u64 now)
 {
 	struct antic_rq *rq;
-	u64 wake;
 
-	if (as_dispatch(as, now, &rq, &wake) != ANTIC_DISPATCH)
+	if (as_dispatch(as, now, &rq) != ANTIC_DISPATCH)
 		return NULL;
 	return rq;
 }
@@ -176,11 +175,10 @@ static void test_batch_turnaround_drains(void)
 	as_add(&as, r2, 30 * MS);
 	{
 		struct antic_rq *rq;
-		u64 wake;
 		struct antic_rq *w3 = mk(700000, false, NULL);
 
 		as_add(&as, w3, 31 * MS);
-		CHECK(as_dispatch(&as, 200 * MS, &rq, &wake) == ANTIC_IDLE);
+		CHECK(as_dispatch(&as, 200 * MS, &rq) == ANTIC_IDLE);
 		CHECK(rq == NULL);
 		CHECK_EQ(as.batch_dir, ANTIC_SYNC);
 		as_complete(&as, w2, 201 * MS);
@@ -225,7 +223,6 @@ struct scene {
 static void scene_start(struct scene *s)
 {
 	struct antic_rq *rq;
-	u64 wake;
 
 	fresh(&s->as);
 	antic_proc_init(&s->p);
@@ -237,14 +234,14 @@ static void scene_start(struct scene *s)
 	CHECK(next(&s->as, 0) == s->prq);
 	as_add(&s->as, s->qrq, 1 * MS);
 	/* P's request is still at the drive: wait for it, no timer yet */
-	CHECK(as_dispatch(&s->as, 1 * MS, &rq, &wake) == ANTIC_IDLE);
+	CHECK(as_dispatch(&s->as, 1 * MS, &rq) == ANTIC_IDLE);
 	CHECK_EQ(s->as.antic_state, AS_ANTIC_WAIT_REQ);
 	CHECK_EQ(s->as.cnt.antic_started, 1);
 	CHECK(!as_has_work(&s->as));
 	as_complete(&s->as, s->prq, 5 * MS);
 	CHECK_EQ(s->as.antic_state, AS_ANTIC_WAIT_NEXT);
-	CHECK(as_dispatch(&s->as, 5 * MS, &rq, &wake) == ANTIC_IDLE_UNTIL);
-	CHECK_EQ(wake, 11 * MS);
+	CHECK(as_dispatch(&s->as, 5 * MS, &rq) == ANTIC_IDLE);
+	CHECK_EQ(as_get_expiry(&s->as), 11 * MS);
 }
 
 static void test_antic_ends_on_own_request(void)
@@ -265,9 +262,9 @@ static void test_antic_ends_on_timeout(void)
 	struct scene s;
 
 	scene_start(&s);
-	as_timer(&s.as, 10 * MS);
+	as_handle_expiry(&s.as, 10 * MS);
 	CHECK_EQ(s.as.antic_state, AS_ANTIC_WAIT_NEXT);
-	as_timer(&s.as, 11 * MS);
+	as_handle_expiry(&s.as, 11 * MS);
 	CHECK_EQ(s.as.cnt.antic_end[AS_END_TIMEOUT], 1);
 	CHECK(next(&s.as, 11 * MS) == s.qrq);
 }
@@ -307,7 +304,7 @@ static void test_antic_not_started_for_long_thinker(void)
 	struct as_sched as;
 	struct antic_proc p, q;
 	struct antic_rq *rq, *qrq;
-	u64 t = 0, wake;
+	u64 t = 0;
 	int i;
 
 	fresh(&as);
@@ -327,7 +324,7 @@ static void test_antic_not_started_for_long_thinker(void)
 	CHECK(next(&as, t) == rq);
 	qrq = mk(500000000, true, &q);
 	as_add(&as, qrq, t);
-	CHECK(as_dispatch(&as, t, &rq, &wake) == ANTIC_DISPATCH && rq == qrq);
+	CHECK(as_dispatch(&as, t, &rq) == ANTIC_DISPATCH && rq == qrq);
 	CHECK_EQ(as.cnt.antic_started, 0);
 }
 
@@ -336,7 +333,6 @@ static void test_antic_not_started_when_busy(void)
 	struct as_sched as;
 	struct antic_proc p, q;
 	struct antic_rq *a, *b, *qrq, *rq;
-	u64 wake;
 
 	fresh(&as);
 	antic_proc_init(&p);
@@ -348,7 +344,7 @@ static void test_antic_not_started_when_busy(void)
 	as_add(&as, b, 0);
 	as_add(&as, qrq, 0);
 	CHECK(next(&as, 0) == a);
-	CHECK(as_dispatch(&as, 0, &rq, &wake) == ANTIC_DISPATCH && rq == qrq);
+	CHECK(as_dispatch(&as, 0, &rq) == ANTIC_DISPATCH && rq == qrq);
 	CHECK_EQ(as.cnt.antic_started, 0);
 }
 
@@ -370,7 +366,7 @@ static void test_antic_exit(void)
 	CHECK_EQ(s.as.antic_state, AS_ANTIC_WAIT_NEXT);
 	CHECK(s.as.antic_proc == &s.as.ghost);
 	/* and a timeout now counts as "no cooperator" */
-	as_timer(&s.as, 11 * MS);
+	as_handle_expiry(&s.as, 11 * MS);
 	CHECK(s.as.exit_no_coop > 0);
 	CHECK(s.as.exit_prob > 0);
 }
@@ -380,7 +376,6 @@ static void test_antic_ends_on_deadline(void)
 	struct as_sched as;
 	struct antic_proc p, q;
 	struct antic_rq *prq, *qrq, *rq;
-	u64 wake;
 
 	fresh(&as);
 	antic_proc_init(&p);
@@ -390,9 +385,9 @@ static void test_antic_ends_on_deadline(void)
 	prq = mk(1000, true, &p);
 	as_add(&as, prq, 0);
 	CHECK(next(&as, 0) == prq);
-	CHECK(as_dispatch(&as, 0, &rq, &wake) == ANTIC_IDLE);
+	CHECK(as_dispatch(&as, 0, &rq) == ANTIC_IDLE);
 	/* P's request takes long; Q's read expires meanwhile */
-	CHECK(as_dispatch(&as, 130 * MS, &rq, &wake) == ANTIC_DISPATCH);
+	CHECK(as_dispatch(&as, 130 * MS, &rq) == ANTIC_DISPATCH);
 	CHECK(rq == qrq);
 	CHECK_EQ(as.cnt.antic_end[AS_END_DEADLINE], 1);
 }
@@ -501,7 +496,6 @@ static void test_deadline_writes_starved(void)
 	struct dl_sched dl;
 	struct dl_tunables t;
 	struct antic_rq *w, *rq;
-	u64 wake;
 	int i, pos = -1;
 
 	used = 0;
@@ -512,7 +506,7 @@ static void test_deadline_writes_starved(void)
 	for (i = 0; i < 40; i++)
 		dl_policy_ops.add(&dl, mk(1000 + 8 * i, true, NULL), 0);
 	for (i = 0; i < 41; i++) {
-		CHECK(dl_policy_ops.dispatch(&dl, 1, &rq, &wake) == ANTIC_DISPATCH);
+		CHECK(dl_policy_ops.dispatch(&dl, 1, &rq) == ANTIC_DISPATCH);
 		if (rq == w)
 			pos = i;
 	}
@@ -525,7 +519,6 @@ static void test_deadline_fifo(void)
 	struct dl_sched dl;
 	struct dl_tunables t;
 	struct antic_rq *far, *near, *rq;
-	u64 wake;
 
 	used = 0;
 	dl_default_tunables(&t);
@@ -534,16 +527,15 @@ static void test_deadline_fifo(void)
 	dl_policy_ops.add(&dl, far, 0);
 	near = mk(100, true, NULL);
 	dl_policy_ops.add(&dl, near, 0);
-	CHECK(dl_policy_ops.dispatch(&dl, 1, &rq, &wake) == ANTIC_DISPATCH && rq == far);
+	CHECK(dl_policy_ops.dispatch(&dl, 1, &rq) == ANTIC_DISPATCH && rq == far);
 	/* new batch, nothing expired: continues in sector order, not wrapping */
-	CHECK(dl_policy_ops.dispatch(&dl, 2, &rq, &wake) == ANTIC_DISPATCH && rq == near);
+	CHECK(dl_policy_ops.dispatch(&dl, 2, &rq) == ANTIC_DISPATCH && rq == near);
 }
 
 static void test_noop_fifo(void)
 {
 	struct noop_sched n;
 	struct antic_rq *a, *b, *rq;
-	u64 wake;
 
 	used = 0;
 	noop_init(&n);
@@ -551,9 +543,9 @@ static void test_noop_fifo(void)
 	b = mk(10, true, NULL);
 	noop_policy_ops.add(&n, a, 0);
 	noop_policy_ops.add(&n, b, 0);
-	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_DISPATCH && rq == a);
-	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_DISPATCH && rq == b);
-	CHECK(noop_policy_ops.dispatch(&n, 0, &rq, &wake) == ANTIC_EMPTY);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq) == ANTIC_DISPATCH && rq == a);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq) == ANTIC_DISPATCH && rq == b);
+	CHECK(noop_policy_ops.dispatch(&n, 0, &rq) == ANTIC_EMPTY);
 }
 
 /* A wait on a request the drive gives back must not outlive it. */
@@ -562,7 +554,6 @@ static void test_requeue_ends_wait(void)
 	struct antic_proc p, q;
 	struct antic_rq *a, *b, *far, *out;
 	struct as_sched as;
-	u64 wake;
 
 	fresh(&as);
 	antic_proc_init(&p);
@@ -578,12 +569,12 @@ static void test_requeue_ends_wait(void)
 	far = mk(3000000, true, &q);
 	as_add(&as, far, 160000);
 	/* b is still at the drive: the scheduler waits for it */
-	CHECK(as_dispatch(&as, 170000, &out, &wake) != ANTIC_DISPATCH);
-	CHECK(as_anticipating(&as, &wake));
+	CHECK(as_dispatch(&as, 170000, &out) != ANTIC_DISPATCH);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_REQ && !as_has_work(&as));
 	/* the drive gives b back; the host will send it around the scheduler */
 	as_requeue(&as, b);
-	CHECK(!as_anticipating(&as, &wake) || wake);
-	CHECK(as_has_work(&as) || (as_anticipating(&as, &wake) && wake));
+	CHECK(as.antic_state != AS_ANTIC_WAIT_REQ);
+	CHECK(as_has_work(&as) || as_get_expiry(&as));
 }
 
 /*
@@ -639,7 +630,7 @@ static void test_chaos_host(void)
 		} else if (op < 65) {	/* the drive asks for work */
 			for (i = 0; i < 64; i++)
 				n += where[i] == 2;
-			if (n < depth && as_dispatch(&as, now, &out, &wake) == ANTIC_DISPATCH)
+			if (n < depth && as_dispatch(&as, now, &out) == ANTIC_DISPATCH)
 				where[out - rqs] = 2;
 		} else if (op < 85) {	/* a completion */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -668,8 +659,9 @@ static void test_chaos_host(void)
 			    !procs[pi].exited)
 				as_proc_exit(&as, &procs[pi], now);
 		} else if (op < 97) {	/* the timer */
-			if (as_anticipating(&as, &wake) && wake && now >= wake)
-				as_timer(&as, now);
+			wake = as_get_expiry(&as);
+			if (wake && now >= wake)
+				as_handle_expiry(&as, now);
 		} else {		/* sysfs */
 			t.antic_expire = (x >> 12) % 4 * 3 * ANTIC_NSEC_PER_MSEC;
 			t.read_batch_expire = (1 + (x >> 14) % 600) * ANTIC_NSEC_PER_MSEC;
@@ -680,7 +672,7 @@ static void test_chaos_host(void)
 		if ((int)as.nr_dispatched != n)
 			bad_count++;
 		if (as_queued(&as) && !n && !as_has_work(&as) &&
-		    !(as_anticipating(&as, &wake) && wake))
+		    !as_get_expiry(&as))
 			stalls++;
 	}
 	CHECK_EQ(bad_count, 0);
