@@ -9,7 +9,7 @@ CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c
 SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c); make check replays their corpora
 FUZZ_TARGETS := jobfile settings trace cmdline
-TEST_SRC := tests/harness.c tests/test_core.c tests/test_disk.c tests/test_sim.c tests/test_trace.c
+TEST_SRC := tests/harness.c $(sort $(wildcard tests/test_*.c))
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim

@@ -223,7 +223,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	rq->fifo_time = now + (dir == ANTIC_SYNC ? as->tun.read_expire :
 						   as->tun.write_expire);
 	rq->queue = (u8)dir;
-	rq->state = ANTIC_RQ_QUEUED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
 	if (rq->proc) {
 		if (rq->sync)
 			update_history(as, rq->proc, rq, now);
@@ -368,9 +368,9 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
 	int dir = rq->queue;
 
 	antic_queue_del(&as->q[dir], rq);
-	rq->state = ANTIC_RQ_DISPATCHED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
-		rq->proc->nr_queued--;
+		ANTIC_DEC(rq->proc->nr_queued);
 		rq->proc->nr_in_flight++;
 	}
 	as->nr_dispatched++;
@@ -382,7 +382,7 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
 	} else {
 		as->antic_proc = NULL;
 		if (as->current_write_count)
-			as->current_write_count--;
+			ANTIC_DEC(as->current_write_count);
 	}
 	if (as->have_last_end && rq->sector != as->head) {
 		as->cnt.seeks++;
@@ -462,8 +462,8 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 {
 	struct antic_proc *p = rq->proc;
 
-	rq->state = ANTIC_RQ_DONE;
-	as->nr_dispatched--;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_DONE);
+	ANTIC_DEC(as->nr_dispatched);
 	if (as->new_batch && as->batch_dir == rq->queue) {
 		/* the read batch really starts now; judge the write batch */
 		if (as->cnt.batches[ANTIC_ASYNC])
@@ -474,7 +474,7 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 	if (!p)
 		return;
-	p->nr_in_flight--;
+	ANTIC_DEC(p->nr_in_flight);
 	p->last_completion = now;
 	p->have_completion = true;
 	if (p == as->antic_proc && rq->sync && !p->nr_in_flight &&
@@ -487,10 +487,10 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 
 void as_requeue(struct as_sched *as, struct antic_rq *rq)
 {
-	as->nr_dispatched--;
+	ANTIC_DEC(as->nr_dispatched);
 	if (rq->proc)
-		rq->proc->nr_in_flight--;
-	rq->state = ANTIC_RQ_NEW;
+		ANTIC_DEC(rq->proc->nr_in_flight);
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
 	/*
 	 * Waiting for this request to complete would wait forever: blk-mq
 	 * may send it back around the scheduler, and no completion comes.
@@ -527,8 +527,8 @@ void as_remove(struct as_sched *as, struct antic_rq *rq)
 {
 	antic_queue_del(&as->q[rq->queue], rq);
 	if (rq->proc)
-		rq->proc->nr_queued--;
-	rq->state = ANTIC_RQ_DONE;
+		ANTIC_DEC(rq->proc->nr_queued);
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DONE);
 }
 
 void as_merge_requests(struct as_sched *as, struct antic_rq *rq,

@@ -6,10 +6,19 @@
 #ifndef ANTIC_COMPAT_H
 #define ANTIC_COMPAT_H
 
+/*
+ * ANTIC_WARN_ON(cond): an invariant of core's, true when broken. In the
+ * kernel it is WARN_ON_ONCE; in userspace the host defines antic_warn(),
+ * which counts it, so that tests and fuzzers fail on it rather than read
+ * on past corrupted state. Either way it evaluates to cond.
+ */
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
 #include <linux/stddef.h>
+#include <linux/bug.h>
+
+#define ANTIC_WARN_ON(cond) WARN_ON_ONCE(cond)
 
 static inline u64 antic_div64(u64 a, u64 b)
 {
@@ -31,7 +40,26 @@ static inline u64 antic_div64(u64 a, u64 b)
 {
 	return a / b;
 }
+
+void antic_warn(const char *file, int line, const char *cond);
+
+static inline bool antic_warn_on(bool broken, const char *file, int line,
+				 const char *cond)
+{
+	if (broken)
+		antic_warn(file, line, cond);
+	return broken;
+}
+
+#define ANTIC_WARN_ON(cond) antic_warn_on(!!(cond), __FILE__, __LINE__, #cond)
 #endif
+
+/* Decrement a count that must not be zero: warn and leave it, not wrap. */
+#define ANTIC_DEC(count)				\
+	do {						\
+		if (!ANTIC_WARN_ON((count) == 0))	\
+			(count)--;			\
+	} while (0)
 
 #define ANTIC_NSEC_PER_USEC 1000ULL
 #define ANTIC_NSEC_PER_MSEC 1000000ULL

@@ -33,7 +33,7 @@ static void dl_add(void *s, struct antic_rq *rq, u64 now)
 	rq->fifo_time = now + (dir == DL_READ ? dl->tun.read_expire :
 						dl->tun.write_expire);
 	rq->queue = (u8)dir;
-	rq->state = ANTIC_RQ_QUEUED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
 	antic_queue_add(&dl->q[dir], rq);
 }
 
@@ -85,7 +85,7 @@ static enum antic_verdict dl_dispatch(void *s, u64 now, struct antic_rq **out)
 dispatch:
 	dl->batching++;
 	antic_queue_del(&dl->q[rq->queue], rq);
-	rq->state = ANTIC_RQ_DISPATCHED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	dl->last_end[rq->queue] = antic_rq_end(rq);
 	dl->have_last = true;
 	*out = rq;
@@ -96,7 +96,7 @@ static void dl_complete(void *s, struct antic_rq *rq, u64 now)
 {
 	(void)s;
 	(void)now;
-	rq->state = ANTIC_RQ_DONE;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_DONE);
 }
 
 static void no_proc_exit(void *s, struct antic_proc *p, u64 now)
@@ -136,7 +136,7 @@ static void noop_add(void *s, struct antic_rq *rq, u64 now)
 	rq->add_time = now;
 	rq->fifo_time = now;
 	rq->queue = 0;
-	rq->state = ANTIC_RQ_QUEUED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
 	antic_queue_add(&n->q, rq);
 }
 
@@ -151,7 +151,7 @@ static enum antic_verdict noop_dispatch(void *s, u64 now,
 	if (!rq)
 		return ANTIC_EMPTY;
 	antic_queue_del(&n->q, rq);
-	rq->state = ANTIC_RQ_DISPATCHED;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	return ANTIC_DISPATCH;
 }
 

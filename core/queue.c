@@ -133,7 +133,7 @@ void antic_queue_del(struct antic_queue *q, struct antic_rq *rq)
 {
 	tree_erase(&q->root, rq);
 	fifo_unlink(q, rq);
-	q->count--;
+	ANTIC_DEC(q->count);
 }
 
 struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector)

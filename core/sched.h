@@ -63,12 +63,35 @@ struct antic_rq {
 	u8 state;		/* enum antic_rq_state */
 };
 
+/*
+ * A request's one lifecycle, kept by core and read by every host (the
+ * kernel glue and the simulator keep none of their own):
+ *   NEW -add-> QUEUED -dispatch-> DISPATCHED -complete-> DONE
+ *   QUEUED -remove/merged away-> DONE;  DISPATCHED -requeue-> NEW;
+ *   NEW -bypass (the host sends it around the policy)-> DONE.
+ */
 enum antic_rq_state {
 	ANTIC_RQ_NEW = 0,
 	ANTIC_RQ_QUEUED,
 	ANTIC_RQ_DISPATCHED,
 	ANTIC_RQ_DONE,
 };
+
+#define ANTIC_RQ_IN(state) (1U << (state))
+
+/* Move @rq to @to; it must be in one of the states of the mask @from. */
+static inline void antic_rq_move(struct antic_rq *rq, unsigned int from,
+				 enum antic_rq_state to)
+{
+	ANTIC_WARN_ON(!(from & ANTIC_RQ_IN(rq->state)));
+	rq->state = (u8)to;
+}
+
+/* The host will not give @rq to a policy: it is done as far as core cares. */
+static inline void antic_rq_bypass(struct antic_rq *rq)
+{
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_DONE);
+}
 
 /* A sector-sorted set plus a FIFO: one per direction in each policy. */
 struct antic_queue {

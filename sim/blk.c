@@ -76,8 +76,6 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->file = file;
 	rq->page_lo = page_lo;
 	rq->npages = npages;
-	rq->dispatched = 0;
-	rq->completed = 0;
 	rq->dispatch_time = 0;
 	rq->next_free = NULL;
 	s->r->requests++;
@@ -138,8 +136,6 @@ void blk_run_queue(struct sim *s)
 			return;
 		}
 		rq = (struct sim_rq *)arq;
-		if (rq->dispatched++)
-			s->r->violations++;
 		rq->dispatch_time = s->now;
 		if (rq->rq.sync && s->now - rq->rq.add_time > s->r->max_sync_wait)
 			s->r->max_sync_wait = s->now - rq->rq.add_time;
@@ -149,11 +145,17 @@ void blk_run_queue(struct sim *s)
 	}
 }
 
-/* The drive finished @rq: audit it and tell the policy. */
+/*
+ * The drive finished @rq: tell the policy. The audit reads core's own
+ * lifecycle: only a dispatched request can complete, and then it is done
+ * (a request dispatched twice already broke core's QUEUED -> DISPATCHED).
+ */
 void blk_complete(struct sim *s, struct sim_rq *rq)
 {
-	if (!rq->dispatched || rq->completed++)
+	if (rq->rq.state != ANTIC_RQ_DISPATCHED)
 		s->r->violations++;
 	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
 	s->ops->complete(s->sched, &rq->rq, s->now);
+	if (rq->rq.state != ANTIC_RQ_DONE)
+		s->r->violations++;
 }

@@ -82,6 +82,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	    char *err, size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
+	unsigned long warnings = antic_warnings;
 	const char *why = NULL;
 	size_t i;
 	int rc = -1;
@@ -216,6 +217,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	/* with drain, every request created must have completed */
 	if (o->drain && !r->timed_out)
 		r->violations += s->live_rqs;
+	r->violations += antic_warnings - warnings;
 	if (s->rp)
 		r->trace = *replay_trace_stats(s);
 	rc = 0;

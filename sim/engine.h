@@ -30,7 +30,11 @@ struct sim_result {
 	uint64_t events;
 	uint64_t requests;	/* block requests created */
 	uint64_t bytes_added, bytes_completed;
-	uint64_t violations;	/* dispatched twice, completed twice, or never */
+	/*
+	 * Requests that broke the lifecycle (completed without dispatch, or
+	 * never, with drain) and core invariants broken during the run.
+	 */
+	uint64_t violations;
 	uint64_t max_sync_wait;	/* ns from add to dispatch, sync requests */
 	uint64_t max_read_wait;
 	bool timed_out;		/* max_time reached before the jobs ended */
@@ -56,6 +60,9 @@ struct sim_options {
 	bool progress;		/* a progress line on stderr */
 	const struct replay_spec *replay;	/* replay this trace; the workload has no jobs */
 };
+
+/* core's invariants broken so far (ANTIC_WARN_ON), in this process */
+extern unsigned long antic_warnings;
 
 /* Run @w under @pol. Returns 0, or -1 with a reason in @err. */
 int sim_run(const struct workload *w, enum sim_policy pol,

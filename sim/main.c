@@ -386,6 +386,14 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	for (k = 0; k < npol; k++) {
+		if (res[k].violations) {
+			fprintf(stderr, "antic-sim: %s: internal error: %llu broken invariants under %s "
+				"(a bug in antic; please report it with this input)\n", jobfile,
+				(unsigned long long)res[k].violations, res[k].scheduler);
+			goto free_res;
+		}
+	}
 	if (out && !(f = open_out(out, tmp, sizeof(tmp))))
 		goto free_res;
 	{

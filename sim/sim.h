@@ -86,7 +86,6 @@ struct sim_rq {
 	unsigned io;
 	unsigned file;
 	uint64_t page_lo, npages;
-	uint8_t dispatched, completed;	/* the audit: each must end at one */
 	uint64_t dispatch_time;
 	struct sim_rq *next_free;
 };
