@@ -416,7 +416,7 @@ def write_reports(log, cells, simt, morton, prefix):
     cost_json = []
     for (s, load), r in costs.items():
         base = costs.get(("none", load), {"mean": 0, "cpu_us": 0})
-        lo, hi = (int(min(r["iops"])), int(max(r["iops"]))) if r["iops"] else (0, 0)
+        lo, hi = (round(min(r["iops"])), round(max(r["iops"]))) if r["iops"] else (0, 0)
         txt.append("%-13s %-13s %10.0f %17s %8.2f %12.2f %8.2f" % (
             s, load, r["mean"], "(%d-%d)" % (lo, hi), ratio(r["mean"], base["mean"]),
             r["cpu_us"], ratio(r["cpu_us"], base["cpu_us"])))
