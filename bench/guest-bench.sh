@@ -1,8 +1,9 @@
 #!/bin/busybox sh
 # /init of the benchmark VM: Morton's 2003 suite and friends on ext4 on
 # hddsim, under each scheduler in turn, repeated. Prints one line per
-# measured run ("RES ...") and fio's terse line per job ("FIO ..."); the
-# host (bench/vmbench.sh) turns them into the report.
+# measured run ("RES ...") and after it the JSON document of each fio of
+# the run on one line, "FIO DEPTH WORKLOAD SCHED REP ROLE {...}"; the host
+# (bench/report.py, from bench/vmbench.sh) reads them by key.
 . /lib/guest-init.sh
 . /bench/params
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s) depths=$DEPTHS"
@@ -31,12 +32,21 @@ TREE="--rw=read --bs=4k --nrfiles=12000 --filesize=4k-20k --file_service_type=se
 # files the setup job wrote, not lay out its own
 SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32 --filename_format=src.\$jobnum.\$filenum"
 
-# lay_out NAME FIO-ARGS: write files with fio and print their size
+# lay_out NAME FIO-ARGS: write files into /mnt/NAME with fio and print
+# their size in KiB, the sum of their lengths (what a reader of them reads)
 lay_out() {
 	name=$1
 	shift
-	fio --minimal "$@" > /tmp/lay.out || return 1
-	echo "SIZE $name $(awk -F';' '{ kb += $47 } END { print kb }' /tmp/lay.out)"
+	fio --output-format=json "$@" > /dev/null || return 1
+	echo "SIZE $name $(ls -lRn /mnt/$name | awk '/^-/ { b += $5 } END { printf "%d\n", b / 1024 }')"
+}
+
+# fio_line PREFIX FILE: fio's JSON document in FILE on one line behind
+# PREFIX, less what fio printed before it ("fio: terminating on signal 2")
+# and its indentation: a line per line of it would take five times the
+# console, and the log is kept in bench/results
+fio_line() {
+	echo "FIO $1 $(sed -n '/^{/,$p' "$2" | sed 's/^[[:space:]]*//' | tr -d '\n')"
 }
 
 setup_disk() {
@@ -70,10 +80,10 @@ teardown_disk() {
 }
 
 bg_pid=
-bg() {	# a background load; its fio terse line is printed when stopped
+bg() {	# a background load; its fio JSON is printed when stopped
 	role=$1
 	shift
-	fio --minimal --output=/tmp/bg.$role "$@" > /dev/null 2>&1 &
+	fio --output-format=json --output=/tmp/bg.$role "$@" > /dev/null 2>&1 &
 	bg_pid="$bg_pid $!"
 }
 bg_stop() {
@@ -103,9 +113,9 @@ measure() {
 	# ROOTCG=1: the measured processes run outside the 256 MB memcg
 	if [ "${ROOTCG:-0}" = 1 ]; then
 		sh -c 'echo $$ > /cg/cgroup.procs; exec "$@"' sh \
-			timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+			timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
 	else
-		timeout -s INT $((cap + 2)) fio --minimal --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+		timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
 	fi
 	rc=$?
 	t1=$(now_ms)
@@ -119,11 +129,10 @@ measure() {
 	cens=0
 	[ $el -ge $((cap * 1000 - 500)) ] && cens=1
 	echo "RES $DEPTH $tag $SCHED $REP $el $cens $(( (i1 - i0) * 100 / (c1 - c0 + 1) )) $((s1 - s0)) $((x1 - x0)) $(( (b1 - b0) / 1000000 )) $((q1 - q0)) $rc"
-	while read -r l; do echo "FIO $DEPTH $tag $SCHED $REP measured $l"; done < /tmp/m.out
+	fio_line "$DEPTH $tag $SCHED $REP measured" /tmp/m.out
 	for f in /tmp/bg.*; do
 		[ -f "$f" ] || continue
-		r=${f#/tmp/bg.}
-		while read -r l; do echo "FIO $DEPTH $tag $SCHED $REP $r $l"; done < "$f"
+		fio_line "$DEPTH $tag $SCHED $REP ${f#/tmp/bg.}" "$f"
 		rm -f "$f"
 	done
 	[ $rc = 0 ] || echo "vm: $tag under $SCHED: fio exit $rc: $(tail -n 2 /tmp/m.err | tr '\n' ' ')"
@@ -204,10 +213,11 @@ while [ $REP -le $COSTREPS ]; do
 			[ $mix = reads ] || set -- "$@" --name=sw --filename=/dev/nullb0 --rw=write --bs=1m \
 				--direct=0 --offset=2g --size=1g --time_based --runtime=$COSTRUN --new_group
 			i0=$(idle); c0=$(total)
-			fio --minimal "$@" > /tmp/c.out 2>&1
+			# fio's messages apart: they must not fall inside its JSON
+			fio --output-format=json "$@" > /tmp/c.out 2>/tmp/c.err
 			i1=$(idle); c1=$(total)
 			echo "COST $SCHED $mix $(( (c1 - c0) - (i1 - i0) )) $((c1 - c0))"
-			while read -r l; do echo "FIO 0 cost-$mix $SCHED $REP measured $l"; done < /tmp/c.out
+			fio_line "0 cost-$mix $SCHED $REP measured" /tmp/c.out
 		done
 	done
 	REP=$((REP + 1))

@@ -2,7 +2,8 @@
 # The head-to-head: boots each kernel with hddsim (a 2003-class 7200 rpm
 # disk, as Morton's), runs bench/guest-bench.sh under none, mq-deadline,
 # kyber, bfq and anticipatory, then writes bench/results/vmbench-KVER.
-# {log,txt,json,png,svg}, with antic-sim's prediction beside each figure.
+# {log,txt,json,png,svg} (the last four by bench/report.py), with
+# antic-sim's prediction beside each figure.
 # Usage: bench/vmbench.sh [KVER...]; QUICK=1 for one repetition of a
 # subset (11 minutes on 6.12 here; results vmbench-KVER-quick.*); DEPTHS=
 # for the cost runs alone.
@@ -75,7 +76,7 @@ one() {	# one kernel's run: log, then report
 	sed -i 's/\r$//' "$log"
 	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; return 1; }
 	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
-	"$top/bench/report.sh" "$log" "$out/vmbench-$kver${TAG:-}"
+	python3 "$top/bench/report.py" "$log" "$out/vmbench-$kver${TAG:-}"
 }
 rc=0
 if [ "$PARALLEL" = 1 ]; then
