@@ -70,6 +70,26 @@ struct as_counters {
 	u64 back_seeks;
 };
 
+/*
+ * Every counter by the one name that debugfs, antic-sim's JSON and its
+ * table all print, so that a counter cannot be kept and never shown.
+ * read_ and write_ mean the sync and async classes, as in the tunables.
+ */
+struct as_counter_desc {
+	const char *name;
+	const char *what;
+	size_t off;		/* of a u64 in struct as_counters */
+};
+
+#define AS_NR_COUNTERS 22
+extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
+
+static inline u64 as_counter(const struct as_counters *c,
+			     const struct as_counter_desc *d)
+{
+	return *(const u64 *)((const char *)c + d->off);
+}
+
 /* What est_time reports. */
 struct as_estimates {
 	u32 exit_prob;		/* per 256 */

@@ -581,6 +581,7 @@ static int as_counters_show(void *data, struct seq_file *m)
 	u32 queued, nr_dispatched;
 	int state, batch_dir;
 	bool changed_batch;
+	int i;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	c = ad->as.cnt;
@@ -590,29 +591,9 @@ static int as_counters_show(void *data, struct seq_file *m)
 	changed_batch = ad->as.changed_batch;
 	batch_dir = ad->as.batch_dir;
 	spin_unlock_irqrestore(&ad->lock, flags);
-	seq_printf(m, "antic_started %llu\n", c.antic_started);
-	seq_printf(m, "antic_end_own %llu\n", c.antic_end[AS_END_OWN]);
-	seq_printf(m, "antic_end_close %llu\n", c.antic_end[AS_END_CLOSE]);
-	seq_printf(m, "antic_end_timeout %llu\n", c.antic_end[AS_END_TIMEOUT]);
-	seq_printf(m, "antic_end_deadline %llu\n", c.antic_end[AS_END_DEADLINE]);
-	seq_printf(m, "antic_end_exit %llu\n", c.antic_end[AS_END_EXIT]);
-	seq_printf(m, "antic_end_think %llu\n", c.antic_end[AS_END_THINK]);
-	seq_printf(m, "antic_end_busy %llu\n", c.antic_end[AS_END_BUSY]);
-	seq_printf(m, "declined_own %llu\n", c.antic_declined[AS_END_OWN]);
-	seq_printf(m, "declined_close %llu\n", c.antic_declined[AS_END_CLOSE]);
-	seq_printf(m, "declined_deadline %llu\n", c.antic_declined[AS_END_DEADLINE]);
-	seq_printf(m, "declined_exit %llu\n", c.antic_declined[AS_END_EXIT]);
-	seq_printf(m, "declined_think %llu\n", c.antic_declined[AS_END_THINK]);
-	seq_printf(m, "declined_busy %llu\n", c.antic_declined[AS_END_BUSY]);
-	seq_printf(m, "batches_read %llu\n", c.batches[ANTIC_SYNC]);
-	seq_printf(m, "batches_write %llu\n", c.batches[ANTIC_ASYNC]);
-	seq_printf(m, "dispatched_sync %llu\n", c.dispatched[ANTIC_SYNC]);
-	seq_printf(m, "dispatched_async %llu\n", c.dispatched[ANTIC_ASYNC]);
-	seq_printf(m, "fifo_expired_sync %llu\n", c.fifo_expired[ANTIC_SYNC]);
-	seq_printf(m, "fifo_expired_async %llu\n", c.fifo_expired[ANTIC_ASYNC]);
-	seq_printf(m, "seeks %llu\n", c.seeks);
-	seq_printf(m, "seek_sectors %llu\n", c.seek_sectors);
-	seq_printf(m, "back_seeks %llu\n", c.back_seeks);
+	for (i = 0; i < AS_NR_COUNTERS; i++)
+		seq_printf(m, "%s %llu\n", as_counter_descs[i].name,
+			   as_counter(&c, &as_counter_descs[i]));
 	seq_printf(m, "queued %u\n", queued);
 	seq_printf(m, "antic_state %d\n", state);
 	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);

@@ -173,7 +173,7 @@ t_exit_paths() {
 	c=/sys/kernel/debug/block/$D/sched/counters
 	[ -f $c ] || { echo "no $c"; return 1; }
 	cat $c
-	[ "$(awk '$1 == "antic_started" { print $2 }' $c)" -gt 0 ]
+	[ "$(awk '$1 == "waits" { print $2 }' $c)" -gt 0 ]
 }
 wait_readers() { sleep 0.05; }
 
