@@ -28,6 +28,8 @@ struct as_tunables {
 /*
  * The tunables by name, in ms, with the range the sysfs files accept: one
  * table, so that antic-sim takes exactly what the kernel module takes.
+ * Hosts find an entry by its name (as_tunable_find), never by position,
+ * so the table's order binds nothing.
  */
 struct as_tunable_desc {
 	const char *name;
@@ -37,6 +39,8 @@ struct as_tunable_desc {
 
 #define AS_NR_TUNABLES 5
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
+/* The entry named @name, or NULL. */
+const struct as_tunable_desc *as_tunable_find(const char *name);
 
 enum as_antic_state {
 	AS_ANTIC_OFF = 0,

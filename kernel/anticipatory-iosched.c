@@ -492,25 +492,35 @@ static bool as_bio_merge(struct request_queue *q, struct bio *bio,
 
 /* ---- sysfs: tunables in ms, as the original scheduler had them ---- */
 
-static ssize_t as_tunable_show(struct elevator_queue *e, char *page, int i)
+/*
+ * Each file finds its tunable in core's table by the file's own name, so
+ * the table's order cannot move a file onto another tunable.
+ */
+static ssize_t as_tunable_show(struct elevator_queue *e, char *page,
+			       const char *name)
 {
+	const struct as_tunable_desc *d = as_tunable_find(name);
 	struct as_data *ad = e->elevator_data;
-	const u64 *v = (const u64 *)((const char *)&ad->as.tun +
-				     as_tunable_descs[i].off);
+	const u64 *v;
 
+	if (!d)
+		return -EINVAL;
+	v = (const u64 *)((const char *)&ad->as.tun + d->off);
 	return sysfs_emit(page, "%llu\n", div_u64(READ_ONCE(*v), NSEC_PER_MSEC));
 }
 
 static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
-				size_t count, int i)
+				size_t count, const char *name)
 {
-	const struct as_tunable_desc *d = &as_tunable_descs[i];
+	const struct as_tunable_desc *d = as_tunable_find(name);
 	struct as_data *ad = e->elevator_data;
 	struct as_tunables t;
 	unsigned long flags;
 	unsigned int ms;
 	int ret;
 
+	if (!d)
+		return -EINVAL;
 	ret = kstrtouint(page, 10, &ms);
 	if (ret || ms < d->min_ms || ms > d->max_ms)
 		return -EINVAL;
@@ -522,21 +532,21 @@ static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
 	return count;
 }
 
-#define AS_TUNABLE(i, name)						\
+#define AS_TUNABLE(name)						\
 static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
 {									\
-	return as_tunable_show(e, page, i);				\
+	return as_tunable_show(e, page, #name);				\
 }									\
 static ssize_t as_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
-	return as_tunable_store(e, page, count, i);			\
+	return as_tunable_store(e, page, count, #name);			\
 }
-AS_TUNABLE(0, antic_expire)
-AS_TUNABLE(1, read_expire)
-AS_TUNABLE(2, write_expire)
-AS_TUNABLE(3, read_batch_expire)
-AS_TUNABLE(4, write_batch_expire)
+AS_TUNABLE(antic_expire)
+AS_TUNABLE(read_expire)
+AS_TUNABLE(write_expire)
+AS_TUNABLE(read_batch_expire)
+AS_TUNABLE(write_batch_expire)
 #undef AS_TUNABLE
 
 static ssize_t as_est_time_show(struct elevator_queue *e, char *page)
@@ -657,8 +667,30 @@ static struct elevator_type as_iosched = {
 };
 MODULE_ALIAS("anticipatory-iosched");
 
+/*
+ * Every writable file must name a tunable in core's table, and every
+ * tunable must have its file: refuse to load rather than ship a file
+ * that fails or a tunable that cannot be set.
+ */
+static bool as_attrs_match_table(void)
+{
+	const struct elv_fs_entry *a;
+	int n = 0;
+
+	for (a = as_attrs; a->attr.name; a++) {
+		if (!a->store)
+			continue;
+		if (!as_tunable_find(a->attr.name))
+			return false;
+		n++;
+	}
+	return n == AS_NR_TUNABLES;
+}
+
 static int __init as_module_init(void)
 {
+	if (WARN_ON(!as_attrs_match_table()))
+		return -EINVAL;
 	return elv_register(&as_iosched);
 }
 

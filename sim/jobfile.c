@@ -385,18 +385,18 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		return 0;
 	}
 	/* AS tunables, in ms and in the ranges the kernel module's sysfs files take */
-	for (i = 0; i < AS_NR_TUNABLES; i++) {
-		const struct as_tunable_desc *d = &as_tunable_descs[i];
+	{
+		const struct as_tunable_desc *d = as_tunable_find(k);
 
-		if (strcmp(k, d->name))
-			continue;
-		if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
-			return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
-				      d->min_ms, d->max_ms, v);
-		*(uint64_t *)((char *)&s->as + d->off) = x;
-		if (i == 0)
-			s->as_explicit_antic = true;
-		return 0;
+		if (d) {
+			if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
+				return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
+					      d->min_ms, d->max_ms, v);
+			*(uint64_t *)((char *)&s->as + d->off) = x;
+			if (d->off == offsetof(struct as_tunables, antic_expire))
+				s->as_explicit_antic = true;
+			return 0;
+		}
 	}
 	if (!strcmp(k, "dl_read_expire") || !strcmp(k, "dl_write_expire")) {
 		if (ms_value(v, 3600000, k[3] == 'r' ? &s->dl.read_expire : &s->dl.write_expire))
