@@ -72,21 +72,12 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 };
 #undef AS_CNT
 
-static bool names_equal(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 const struct as_tunable_desc *as_tunable_find(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < AS_NR_TUNABLES; i++)
-		if (names_equal(as_tunable_descs[i].name, name))
+		if (antic_streq(as_tunable_descs[i].name, name))
 			return &as_tunable_descs[i];
 	return NULL;
 }

@@ -29,6 +29,14 @@ static void test_jobfile_errors(void)
 	CHECK(parse("[a]\nsize=1m\ntime_based\n", &w, err) == -1);
 	CHECK(parse("[antic-sim]\nrpm=99\n[a]\nsize=1m\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:2:") && strstr(err, "rpm"));
+	CHECK(parse("[antic-sim]\ndisk=ide2004\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "sata7200 or ide2003"));
+	/* a preset, then a single figure over it, in either place */
+	CHECK(parse("[antic-sim]\ndisk=ide2003\nrpm=5400\n[a]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.disk.rpm, 5400);
+	CHECK_EQ(w.set.disk.outer_mbps, 40);
+	CHECK_EQ(w.set.max_sectors_kb, 128);
+	workload_free(&w);
 	CHECK(parse("[a]\nbs=4q\nsize=1m\n", &w, err) == -1);
 	CHECK(parse("[a\nsize=1m\n", &w, err) == -1);
 	CHECK(parse("[global]\nbs=64k\n[a]\nsize=1m\nthinktime=2ms\n[antic-sim]\nantic_expire=3\n", &w, err) == 0);
