@@ -50,9 +50,7 @@ fio_line() {
 }
 
 setup_disk() {
-	modprobe hddsim capacity=40g rpm=7200 outer_mbps=40 inner_mbps=22 cache_segments=4 \
-		segment_kb=512 avg_seek_us=9000 full_stroke_us=17000 iface_mbps=100 \
-		max_sectors_kb=128 queue_depth=1 mem_mb=$HDDMEM || return 1
+	modprobe hddsim profile=ide2003 queue_depth=1 mem_mb=$HDDMEM || return 1
 	echo mq-deadline > /sys/block/$D/queue/scheduler
 	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
 	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1

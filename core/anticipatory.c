@@ -23,6 +23,65 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	  1, 60000 },
 };
 
+#define AS_CNT(name, field, what) \
+	{ name, what, offsetof(struct as_counters, field) }
+const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
+	AS_CNT("waits", antic_started, "anticipation waits started"),
+	AS_CNT("ended_own", antic_end[AS_END_OWN],
+	       "waits ended by the process's own next request"),
+	AS_CNT("ended_close", antic_end[AS_END_CLOSE],
+	       "waits ended by another process's close sync request"),
+	AS_CNT("ended_timeout", antic_end[AS_END_TIMEOUT],
+	       "waits that ran out (antic_expire)"),
+	AS_CNT("ended_deadline", antic_end[AS_END_DEADLINE],
+	       "waits ended by an expired FIFO or read batch"),
+	AS_CNT("ended_exit", antic_end[AS_END_EXIT],
+	       "waits ended because the process exited"),
+	AS_CNT("ended_think", antic_end[AS_END_THINK],
+	       "waits ended because the process thinks too long"),
+	AS_CNT("ended_busy", antic_end[AS_END_BUSY],
+	       "waits ended because the process has other requests out"),
+	/*
+	 * break_reason() never gives timeout or deadline for a wait not yet
+	 * started (an expired FIFO is served before anticipation is
+	 * considered): those two slots stay 0 and are not shown.
+	 */
+	AS_CNT("declined_own", antic_declined[AS_END_OWN],
+	       "waits not started: the process's next request was queued"),
+	AS_CNT("declined_close", antic_declined[AS_END_CLOSE],
+	       "waits not started: a close sync request was queued"),
+	AS_CNT("declined_exit", antic_declined[AS_END_EXIT],
+	       "waits not started: the process had exited"),
+	AS_CNT("declined_think", antic_declined[AS_END_THINK],
+	       "waits not started: the process thinks too long"),
+	AS_CNT("declined_busy", antic_declined[AS_END_BUSY],
+	       "waits not started: the process had other requests out"),
+	AS_CNT("read_batches", batches[ANTIC_SYNC], "sync (read) batches"),
+	AS_CNT("write_batches", batches[ANTIC_ASYNC], "async (write) batches"),
+	AS_CNT("read_dispatched", dispatched[ANTIC_SYNC],
+	       "sync requests dispatched"),
+	AS_CNT("write_dispatched", dispatched[ANTIC_ASYNC],
+	       "async requests dispatched"),
+	AS_CNT("read_expired", fifo_expired[ANTIC_SYNC],
+	       "sync FIFO found past read_expire"),
+	AS_CNT("write_expired", fifo_expired[ANTIC_ASYNC],
+	       "async FIFO found past write_expire"),
+	AS_CNT("seeks", seeks, "dispatches not contiguous with the last"),
+	AS_CNT("seek_sectors", seek_sectors, "total distance of those seeks"),
+	AS_CNT("back_seeks", back_seeks, "those seeks that went backwards"),
+};
+#undef AS_CNT
+
+const struct as_tunable_desc *as_tunable_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < AS_NR_TUNABLES; i++)
+		if (antic_streq(as_tunable_descs[i].name, name))
+			return &as_tunable_descs[i];
+	return NULL;
+}
+
 void as_fit_device(struct as_tunables *t, bool rotational)
 {
 	/* a seek-free device gains nothing from waiting */

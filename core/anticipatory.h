@@ -28,6 +28,8 @@ struct as_tunables {
 /*
  * The tunables by name, in ms, with the range the sysfs files accept: one
  * table, so that antic-sim takes exactly what the kernel module takes.
+ * Hosts find an entry by its name (as_tunable_find), never by position,
+ * so the table's order binds nothing.
  */
 struct as_tunable_desc {
 	const char *name;
@@ -37,6 +39,8 @@ struct as_tunable_desc {
 
 #define AS_NR_TUNABLES 5
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
+/* The entry named @name, or NULL. */
+const struct as_tunable_desc *as_tunable_find(const char *name);
 
 enum as_antic_state {
 	AS_ANTIC_OFF = 0,
@@ -69,6 +73,26 @@ struct as_counters {
 	u64 seek_sectors;	/* total distance of those */
 	u64 back_seeks;
 };
+
+/*
+ * Every counter by the one name that debugfs, antic-sim's JSON and its
+ * table all print, so that a counter cannot be kept and never shown.
+ * read_ and write_ mean the sync and async classes, as in the tunables.
+ */
+struct as_counter_desc {
+	const char *name;
+	const char *what;
+	size_t off;		/* of a u64 in struct as_counters */
+};
+
+#define AS_NR_COUNTERS 22
+extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
+
+static inline u64 as_counter(const struct as_counters *c,
+			     const struct as_counter_desc *d)
+{
+	return *(const u64 *)((const char *)c + d->off);
+}
 
 /* What est_time reports. */
 struct as_estimates {

@@ -80,6 +80,16 @@ static inline u64 antic_absdiff(u64 a, u64 b)
 	return a > b ? a - b : b - a;
 }
 
+/* String equality, for the tables core looks names up in (no libc here). */
+static inline bool antic_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
 /* Integer square root (floor), used by the seek curve. */
 static inline u64 antic_isqrt64(u64 x)
 {

@@ -7,30 +7,100 @@
  */
 #include "disk.h"
 
+/*
+ * Where each figure comes from. Where no source pins a figure, it is
+ * the model's choice and says so; the SSD fields are the same in both
+ * (they matter only with type=ssd).
+ */
+const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
+	{
+		.name = "sata7200",
+		.what = "a 1 TB 7200 rpm SATA drive of the kind still sold for NAS use",
+		.p = {
+			.type = DISK_HDD,
+			/* IDEMA's LBA count for 1 TB (1000204886016 bytes) */
+			.capacity = 1953525168ULL,
+			.rpm = 7200,
+			/* two platters: the model's choice for 1 TB */
+			.heads = 4,
+			/* the model's choice; enough for a smooth rate curve */
+			.zones = 16,
+			/* round figures for a current 7200 rpm drive: the
+			 * inner tracks are about half as long as the outer
+			 */
+			.outer_mbps = 200,
+			.inner_mbps = 100,
+			/* the usual published class for 7200 rpm drives */
+			.track_to_track_us = 1000,
+			.avg_seek_us = 8500,
+			.full_stroke_us = 18000,
+			/* the model's choice: small beside any seek */
+			.overhead_us = 50,
+			/* the model's choice: 16 MiB of read-ahead segments */
+			.cache_segments = 16,
+			.segment_kb = 1024,
+			/* SATA 6 Gb/s after 8b/10b coding */
+			.iface_mbps = 600,
+			/* no NCQ: Morton's disk had none, and depth is a setting */
+			.queue_depth = 1,
+			.ssd_read_us = 80,
+			.ssd_write_us = 20,
+			.ssd_channels = 8,
+			.ssd_mbps = 500,
+		},
+		/* the model's choice, and hddsim's default */
+		.max_sectors_kb = 512,
+	},
+	{
+		.name = "ide2003",
+		.what = "a 2003 IDE disk like the one Morton measured AS on",
+		.p = {
+			.type = DISK_HDD,
+			/* 40 GB, the size of Morton's disk */
+			.capacity = 40000000000ULL / 512,
+			/* as sata7200: no figure of his says otherwise */
+			.rpm = 7200,
+			.heads = 4,
+			.zones = 16,
+			/* an approximation of 7200 rpm IDE drives of
+			 * 2002-2003, not a figure Morton gave
+			 */
+			.outer_mbps = 40,
+			.inner_mbps = 22,
+			.track_to_track_us = 1000,
+			/* the usual published class for IDE drives then */
+			.avg_seek_us = 9000,
+			.full_stroke_us = 17000,
+			.overhead_us = 50,
+			/* a 2 MB buffer, the common size then, as 4 segments */
+			.cache_segments = 4,
+			.segment_kb = 512,
+			/* ATA/100 */
+			.iface_mbps = 100,
+			.queue_depth = 1,
+			.ssd_read_us = 80,
+			.ssd_write_us = 20,
+			.ssd_channels = 8,
+			.ssd_mbps = 500,
+		},
+		/* Linux 2.5's IDE driver sent at most 128 KiB per request */
+		.max_sectors_kb = 128,
+	},
+};
+
+const struct disk_preset *disk_preset_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < DISK_NR_PRESETS; i++)
+		if (antic_streq(disk_presets[i].name, name))
+			return &disk_presets[i];
+	return NULL;
+}
+
 void disk_default_params(struct disk_params *p)
 {
-	/* a 1 TB 7200 rpm SATA drive of the kind still sold for NAS use */
-	*p = (struct disk_params){
-		.type = DISK_HDD,
-		.capacity = 1953525168ULL,
-		.rpm = 7200,
-		.heads = 4,
-		.zones = 16,
-		.outer_mbps = 200,
-		.inner_mbps = 100,
-		.track_to_track_us = 1000,
-		.avg_seek_us = 8500,
-		.full_stroke_us = 18000,
-		.overhead_us = 50,
-		.cache_segments = 16,
-		.segment_kb = 1024,
-		.iface_mbps = 600,
-		.queue_depth = 1,
-		.ssd_read_us = 80,
-		.ssd_write_us = 20,
-		.ssd_channels = 8,
-		.ssd_mbps = 500,
-	};
+	*p = disk_presets[0].p;
 }
 
 void disk_ssd_params(struct disk_params *p)

@@ -91,6 +91,26 @@ struct disk {
 	struct disk_stats st;
 };
 
+/*
+ * Named drives: antic-sim's disk=NAME and hddsim's profile=NAME both take
+ * these, and parameters given beside the name override single figures.
+ * max_sectors_kb is the host's, not the drive's: the largest request the
+ * block layer of the drive's time sent it.
+ */
+struct disk_preset {
+	const char *name;
+	const char *what;
+	struct disk_params p;
+	u32 max_sectors_kb;
+};
+
+#define DISK_NR_PRESETS 2
+/* The first is the default drive. */
+extern const struct disk_preset disk_presets[DISK_NR_PRESETS];
+/* The preset named @name, or NULL. */
+const struct disk_preset *disk_preset_find(const char *name);
+
+/* The default drive's parameters (the first preset). */
 void disk_default_params(struct disk_params *p);
 void disk_ssd_params(struct disk_params *p);
 /* 0, or -1 with *why naming the parameter that is wrong. */

@@ -491,25 +491,35 @@ static bool as_bio_merge(struct request_queue *q, struct bio *bio,
 
 /* ---- sysfs: tunables in ms, as the original scheduler had them ---- */
 
-static ssize_t as_tunable_show(struct elevator_queue *e, char *page, int i)
+/*
+ * Each file finds its tunable in core's table by the file's own name, so
+ * the table's order cannot move a file onto another tunable.
+ */
+static ssize_t as_tunable_show(struct elevator_queue *e, char *page,
+			       const char *name)
 {
+	const struct as_tunable_desc *d = as_tunable_find(name);
 	struct as_data *ad = e->elevator_data;
-	const u64 *v = (const u64 *)((const char *)&ad->as.tun +
-				     as_tunable_descs[i].off);
+	const u64 *v;
 
+	if (!d)
+		return -EINVAL;
+	v = (const u64 *)((const char *)&ad->as.tun + d->off);
 	return sysfs_emit(page, "%llu\n", div_u64(READ_ONCE(*v), NSEC_PER_MSEC));
 }
 
 static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
-				size_t count, int i)
+				size_t count, const char *name)
 {
-	const struct as_tunable_desc *d = &as_tunable_descs[i];
+	const struct as_tunable_desc *d = as_tunable_find(name);
 	struct as_data *ad = e->elevator_data;
 	struct as_tunables t;
 	unsigned long flags;
 	unsigned int ms;
 	int ret;
 
+	if (!d)
+		return -EINVAL;
 	ret = kstrtouint(page, 10, &ms);
 	if (ret || ms < d->min_ms || ms > d->max_ms)
 		return -EINVAL;
@@ -521,21 +531,21 @@ static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
 	return count;
 }
 
-#define AS_TUNABLE(i, name)						\
+#define AS_TUNABLE(name)						\
 static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
 {									\
-	return as_tunable_show(e, page, i);				\
+	return as_tunable_show(e, page, #name);				\
 }									\
 static ssize_t as_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
-	return as_tunable_store(e, page, count, i);			\
+	return as_tunable_store(e, page, count, #name);			\
 }
-AS_TUNABLE(0, antic_expire)
-AS_TUNABLE(1, read_expire)
-AS_TUNABLE(2, write_expire)
-AS_TUNABLE(3, read_batch_expire)
-AS_TUNABLE(4, write_batch_expire)
+AS_TUNABLE(antic_expire)
+AS_TUNABLE(read_expire)
+AS_TUNABLE(write_expire)
+AS_TUNABLE(read_batch_expire)
+AS_TUNABLE(write_batch_expire)
 #undef AS_TUNABLE
 
 static ssize_t as_est_time_show(struct elevator_queue *e, char *page)
@@ -580,6 +590,7 @@ static int as_counters_show(void *data, struct seq_file *m)
 	u32 queued, nr_dispatched;
 	int state, batch_dir;
 	bool changed_batch;
+	int i;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	c = ad->as.cnt;
@@ -589,29 +600,9 @@ static int as_counters_show(void *data, struct seq_file *m)
 	changed_batch = ad->as.changed_batch;
 	batch_dir = ad->as.batch_dir;
 	spin_unlock_irqrestore(&ad->lock, flags);
-	seq_printf(m, "antic_started %llu\n", c.antic_started);
-	seq_printf(m, "antic_end_own %llu\n", c.antic_end[AS_END_OWN]);
-	seq_printf(m, "antic_end_close %llu\n", c.antic_end[AS_END_CLOSE]);
-	seq_printf(m, "antic_end_timeout %llu\n", c.antic_end[AS_END_TIMEOUT]);
-	seq_printf(m, "antic_end_deadline %llu\n", c.antic_end[AS_END_DEADLINE]);
-	seq_printf(m, "antic_end_exit %llu\n", c.antic_end[AS_END_EXIT]);
-	seq_printf(m, "antic_end_think %llu\n", c.antic_end[AS_END_THINK]);
-	seq_printf(m, "antic_end_busy %llu\n", c.antic_end[AS_END_BUSY]);
-	seq_printf(m, "declined_own %llu\n", c.antic_declined[AS_END_OWN]);
-	seq_printf(m, "declined_close %llu\n", c.antic_declined[AS_END_CLOSE]);
-	seq_printf(m, "declined_deadline %llu\n", c.antic_declined[AS_END_DEADLINE]);
-	seq_printf(m, "declined_exit %llu\n", c.antic_declined[AS_END_EXIT]);
-	seq_printf(m, "declined_think %llu\n", c.antic_declined[AS_END_THINK]);
-	seq_printf(m, "declined_busy %llu\n", c.antic_declined[AS_END_BUSY]);
-	seq_printf(m, "batches_read %llu\n", c.batches[ANTIC_SYNC]);
-	seq_printf(m, "batches_write %llu\n", c.batches[ANTIC_ASYNC]);
-	seq_printf(m, "dispatched_sync %llu\n", c.dispatched[ANTIC_SYNC]);
-	seq_printf(m, "dispatched_async %llu\n", c.dispatched[ANTIC_ASYNC]);
-	seq_printf(m, "fifo_expired_sync %llu\n", c.fifo_expired[ANTIC_SYNC]);
-	seq_printf(m, "fifo_expired_async %llu\n", c.fifo_expired[ANTIC_ASYNC]);
-	seq_printf(m, "seeks %llu\n", c.seeks);
-	seq_printf(m, "seek_sectors %llu\n", c.seek_sectors);
-	seq_printf(m, "back_seeks %llu\n", c.back_seeks);
+	for (i = 0; i < AS_NR_COUNTERS; i++)
+		seq_printf(m, "%s %llu\n", as_counter_descs[i].name,
+			   as_counter(&c, &as_counter_descs[i]));
 	seq_printf(m, "queued %u\n", queued);
 	seq_printf(m, "antic_state %d\n", state);
 	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);
@@ -675,8 +666,30 @@ static struct elevator_type as_iosched = {
 };
 MODULE_ALIAS("anticipatory-iosched");
 
+/*
+ * Every writable file must name a tunable in core's table, and every
+ * tunable must have its file: refuse to load rather than ship a file
+ * that fails or a tunable that cannot be set.
+ */
+static bool as_attrs_match_table(void)
+{
+	const struct elv_fs_entry *a;
+	int n = 0;
+
+	for (a = as_attrs; a->attr.name; a++) {
+		if (!a->store)
+			continue;
+		if (!as_tunable_find(a->attr.name))
+			return false;
+		n++;
+	}
+	return n == AS_NR_TUNABLES;
+}
+
 static int __init as_module_init(void)
 {
+	if (WARN_ON(!as_attrs_match_table()))
+		return -EINVAL;
 	return elv_register(&as_iosched);
 }
 

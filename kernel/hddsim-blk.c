@@ -38,6 +38,11 @@ static int nr_capacity;
 module_param_array(capacity, charp, &nr_capacity, 0444);
 MODULE_PARM_DESC(capacity, "Size, with k/m/g/t suffix (default 1000204886016, as antic-sim)");
 
+static char *profile[HDDSIM_MAX_DEVICES];
+static int nr_profile;
+module_param_array(profile, charp, &nr_profile, 0444);
+MODULE_PARM_DESC(profile, "A named drive from core/disk.c (sata7200, the default, or ide2003); parameters given beside it override its figures");
+
 HDDSIM_PARAM(rpm, "Spindle speed");
 HDDSIM_PARAM(heads, "Recording surfaces");
 HDDSIM_PARAM(zones, "Zones from outer to inner diameter");
@@ -64,7 +69,7 @@ HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF); 
 #define HDDSIM_TAGS 32
 HDDSIM_PARAM(mem_mb, "RAM for data, MiB (default 256)");
 HDDSIM_PARAM(nodata, "1: keep no data (reads return zeros)");
-HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default 512)");
+HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default: the profile's, 512 for sata7200)");
 
 struct hddsim_cmd {
 	struct list_head list;
@@ -501,9 +506,23 @@ static const struct attribute_group *hddsim_groups[] = {
 
 /* ---- setup ---- */
 
-static int hddsim_params(int i, struct disk_params *p, u32 *depth)
+static int hddsim_params(int i, struct disk_params *p, u32 *depth,
+			 u32 *max_kb)
 {
-	disk_default_params(p);
+	const struct disk_preset *pr = &disk_presets[0];
+
+	if (nr_profile > 0) {
+		const char *name = profile[i < nr_profile ? i : nr_profile - 1];
+
+		pr = disk_preset_find(name);
+		if (!pr) {
+			pr_err("hddsim%d: profile: no drive named '%s' in core/disk.c\n",
+			       i, name);
+			return -EINVAL;
+		}
+	}
+	*p = pr->p;
+	*max_kb = param(max_sectors_kb, nr_max_sectors_kb, i, pr->max_sectors_kb);
 	if (nr_capacity > 0) {
 		char *end;
 		u64 bytes = memparse(capacity[i < nr_capacity ? i : nr_capacity - 1], &end);
@@ -540,14 +559,14 @@ static int hddsim_add(int i)
 	struct hddsim_dev *d;
 	const char *why = "?";
 	u64 mem_bytes;
-	u32 depth;
+	u32 depth, max_kb;
 	int ret;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
 	d->id = i;
-	ret = hddsim_params(i, &p, &depth);
+	ret = hddsim_params(i, &p, &depth, &max_kb);
 	if (ret)
 		goto free_dev;
 	if (disk_init(&d->model, &p, &why)) {
@@ -582,8 +601,7 @@ static int hddsim_add(int i)
 	ret = blk_mq_alloc_tag_set(&d->set);
 	if (ret)
 		goto free_dev;
-	d->disk = hddsim_alloc_disk(&d->set, d,
-				    param(max_sectors_kb, nr_max_sectors_kb, i, 512) * 2);
+	d->disk = hddsim_alloc_disk(&d->set, d, max_kb * 2);
 	if (IS_ERR(d->disk)) {
 		ret = PTR_ERR(d->disk);
 		goto free_set;

@@ -338,28 +338,22 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		*(uint32_t *)((char *)&s->disk + dp[i].off) = (uint32_t)x;
 		return 0;
 	}
-	/*
-	 * A 2003 IDE disk like the one Morton measured on: 40 GB, 40 MB/s
-	 * outer zone, 2 MB cache; Linux 2.5 then sent at most 128 KiB per
-	 * request. Later settings override single fields.
-	 */
+	/* a named drive from core's table; later settings override single figures */
 	if (!strcmp(k, "disk")) {
-		if (strcmp(v, "ide2003") && strcmp(v, "sata7200"))
-			return seterr(err, errlen, "disk: want sata7200 or ide2003, got '%s'", v);
-		disk_default_params(&s->disk);
-		s->max_sectors_kb = 512;
-		if (!strcmp(v, "ide2003")) {
-			s->disk.capacity = 40000000000ULL / 512;
-			s->disk.outer_mbps = 40;
-			s->disk.inner_mbps = 22;
-			s->disk.cache_segments = 4;
-			s->disk.segment_kb = 512;
-			s->disk.avg_seek_us = 9000;
-			s->disk.full_stroke_us = 17000;
-			s->disk.iface_mbps = 100;
-			s->max_sectors_kb = 128;
+		const struct disk_preset *pr = disk_preset_find(v);
+		char names[128] = "";
+		size_t n = 0;
+
+		if (pr) {
+			s->disk = pr->p;
+			s->max_sectors_kb = pr->max_sectors_kb;
+			return 0;
 		}
-		return 0;
+		for (i = 0; i < DISK_NR_PRESETS; i++)
+			n += (size_t)snprintf(names + n, n < sizeof(names) ? sizeof(names) - n : 0, "%s%s",
+					      !i ? "" : i + 1 < DISK_NR_PRESETS ? ", " : " or ",
+					      disk_presets[i].name);
+		return seterr(err, errlen, "disk: want %s, got '%s'", names, v);
 	}
 	if (!strcmp(k, "type")) {
 		if (!strcmp(v, "hdd")) {
@@ -385,18 +379,18 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		return 0;
 	}
 	/* AS tunables, in ms and in the ranges the kernel module's sysfs files take */
-	for (i = 0; i < AS_NR_TUNABLES; i++) {
-		const struct as_tunable_desc *d = &as_tunable_descs[i];
+	{
+		const struct as_tunable_desc *d = as_tunable_find(k);
 
-		if (strcmp(k, d->name))
-			continue;
-		if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
-			return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
-				      d->min_ms, d->max_ms, v);
-		*(uint64_t *)((char *)&s->as + d->off) = x;
-		if (i == 0)
-			s->as_explicit_antic = true;
-		return 0;
+		if (d) {
+			if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
+				return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
+					      d->min_ms, d->max_ms, v);
+			*(uint64_t *)((char *)&s->as + d->off) = x;
+			if (d->off == offsetof(struct as_tunables, antic_expire))
+				s->as_explicit_antic = true;
+			return 0;
+		}
 	}
 	if (!strcmp(k, "dl_read_expire") || !strcmp(k, "dl_write_expire")) {
 		if (ms_value(v, 3600000, k[3] == 'r' ? &s->dl.read_expire : &s->dl.write_expire))

@@ -44,6 +44,28 @@ static const struct job_result *jr(const struct report_ctx *c, size_t k, size_t 
 	return i < c->res[k].nr_jobs ? &c->res[k].jobs[i] : &none;
 }
 
+/* anticipatory's counters by their one name, wrapped at 100 columns */
+static void as_counters_line(FILE *f, const struct as_counters *a)
+{
+	int col = fprintf(f, "anticipatory:");
+	size_t n;
+
+	for (n = 0; n < AS_NR_COUNTERS; n++) {
+		char item[64];
+		int len = snprintf(item, sizeof(item), " %s %llu%s", as_counter_descs[n].name,
+				   (unsigned long long)as_counter(a, &as_counter_descs[n]),
+				   n + 1 < AS_NR_COUNTERS ? "," : "");
+
+		if (col + len > 100) {
+			fputs("\n ", f);
+			col = 1;
+		}
+		fputs(item, f);
+		col += len;
+	}
+	fputc('\n', f);
+}
+
 void report_table(FILE *f, const struct report_ctx *c)
 {
 	const struct disk_params *d = &c->w->set.disk;
@@ -123,22 +145,7 @@ void report_table(FILE *f, const struct report_ctx *c)
 
 		if (strcmp(c->res[k].scheduler, "anticipatory"))
 			continue;
-		fprintf(f, "anticipation: %llu waits; ended by own request %llu, close %llu, "
-			"timeout %llu, deadline %llu, exit %llu, think time %llu, busy %llu\n",
-			(unsigned long long)a->antic_started,
-			(unsigned long long)a->antic_end[AS_END_OWN],
-			(unsigned long long)a->antic_end[AS_END_CLOSE],
-			(unsigned long long)a->antic_end[AS_END_TIMEOUT],
-			(unsigned long long)a->antic_end[AS_END_DEADLINE],
-			(unsigned long long)a->antic_end[AS_END_EXIT],
-			(unsigned long long)a->antic_end[AS_END_THINK],
-			(unsigned long long)a->antic_end[AS_END_BUSY]);
-		fprintf(f, "not started: close %llu, deadline %llu, exit %llu, think time %llu, busy %llu\n",
-			(unsigned long long)a->antic_declined[AS_END_CLOSE],
-			(unsigned long long)a->antic_declined[AS_END_DEADLINE],
-			(unsigned long long)a->antic_declined[AS_END_EXIT],
-			(unsigned long long)a->antic_declined[AS_END_THINK],
-			(unsigned long long)a->antic_declined[AS_END_BUSY]);
+		as_counters_line(f, a);
 	}
 	for (k = 0; k < c->nres; k++)
 		if (c->res[k].timed_out)
@@ -214,29 +221,14 @@ void report_json(FILE *f, const struct report_ctx *c)
 		if (!strcmp(r->scheduler, "anticipatory")) {
 			const struct as_counters *a = &r->as;
 
-			fprintf(f, ",\n   \"anticipation\": {\"started\": %llu, \"ended_own\": %llu, "
-				"\"ended_close\": %llu, \"ended_timeout\": %llu, \"ended_deadline\": %llu, "
-				"\"ended_exit\": %llu, \"ended_think\": %llu, \"ended_busy\": %llu, "
-				"\"declined_close\": %llu, \"declined_deadline\": %llu, \"declined_exit\": %llu, "
-				"\"declined_think\": %llu, \"declined_busy\": %llu, "
-				"\"read_batches\": %llu, \"write_batches\": %llu, "
-				"\"exit_prob\": %u, \"exit_no_coop\": %u, \"new_ttime_mean_ns\": %llu, "
+			size_t n;
+
+			fprintf(f, ",\n   \"anticipation\": {");
+			for (n = 0; n < AS_NR_COUNTERS; n++)
+				fprintf(f, "\"%s\": %llu, ", as_counter_descs[n].name,
+					(unsigned long long)as_counter(a, &as_counter_descs[n]));
+			fprintf(f, "\"exit_prob\": %u, \"exit_no_coop\": %u, \"new_ttime_mean_ns\": %llu, "
 				"\"new_seek_mean_sectors\": %llu}",
-				(unsigned long long)a->antic_started,
-				(unsigned long long)a->antic_end[AS_END_OWN],
-				(unsigned long long)a->antic_end[AS_END_CLOSE],
-				(unsigned long long)a->antic_end[AS_END_TIMEOUT],
-				(unsigned long long)a->antic_end[AS_END_DEADLINE],
-				(unsigned long long)a->antic_end[AS_END_EXIT],
-				(unsigned long long)a->antic_end[AS_END_THINK],
-				(unsigned long long)a->antic_end[AS_END_BUSY],
-				(unsigned long long)a->antic_declined[AS_END_CLOSE],
-				(unsigned long long)a->antic_declined[AS_END_DEADLINE],
-				(unsigned long long)a->antic_declined[AS_END_EXIT],
-				(unsigned long long)a->antic_declined[AS_END_THINK],
-				(unsigned long long)a->antic_declined[AS_END_BUSY],
-				(unsigned long long)a->batches[ANTIC_SYNC],
-				(unsigned long long)a->batches[ANTIC_ASYNC],
 				r->est.exit_prob, r->est.exit_no_coop,
 				(unsigned long long)r->est.new_ttime_mean,
 				(unsigned long long)r->est.new_seek_mean);

@@ -464,6 +464,23 @@ static void test_nonrotational_default(void)
 	CHECK_EQ(t.write_batch_expire, 125 * MS);
 }
 
+/* Each tunable is found by its name and points at its own field. */
+static void test_tunable_find_by_name(void)
+{
+	const struct as_tunable_desc *d;
+	size_t i;
+
+	d = as_tunable_find("write_batch_expire");
+	CHECK(d && d->off == offsetof(struct as_tunables, write_batch_expire));
+	d = as_tunable_find("antic_expire");
+	CHECK(d && d->off == offsetof(struct as_tunables, antic_expire) && d->min_ms == 0);
+	CHECK(!as_tunable_find("antic_expir"));
+	CHECK(!as_tunable_find("antic_expire_"));
+	CHECK(!as_tunable_find(""));
+	for (i = 0; i < AS_NR_TUNABLES; i++)
+		CHECK(as_tunable_find(as_tunable_descs[i].name) == &as_tunable_descs[i]);
+}
+
 static void test_merges_keep_earlier_time(void)
 {
 	struct as_sched as;
@@ -696,6 +713,7 @@ void suite_core(void)
 	RUN(test_antic_off_when_zero);
 	RUN(test_statistics);
 	RUN(test_nonrotational_default);
+	RUN(test_tunable_find_by_name);
 	RUN(test_merges_keep_earlier_time);
 	RUN(test_deadline_writes_starved);
 	RUN(test_deadline_fifo);

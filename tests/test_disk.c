@@ -147,6 +147,27 @@ static void test_bad_params(void)
 	CHECK(disk_init(&d, &p, &why) == -1);
 }
 
+/* Every preset is a drive the model takes, found by its name; the first is the default. */
+static void test_presets(void)
+{
+	struct disk_params def;
+	struct disk d;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < DISK_NR_PRESETS; i++) {
+		CHECK(disk_preset_find(disk_presets[i].name) == &disk_presets[i]);
+		CHECK(disk_init(&d, &disk_presets[i].p, &why) == 0);
+		CHECK(disk_presets[i].max_sectors_kb >= 4);
+	}
+	CHECK(!disk_preset_find("ide200"));
+	CHECK(!disk_preset_find(""));
+	disk_default_params(&def);
+	CHECK_EQ(def.capacity, disk_presets[0].p.capacity);
+	CHECK_EQ(disk_preset_find("ide2003")->p.outer_mbps, 40);
+	CHECK_EQ(disk_preset_find("ide2003")->max_sectors_kb, 128);
+}
+
 void suite_disk(void)
 {
 	RUN(test_seek_curve_endpoints);
@@ -157,4 +178,5 @@ void suite_disk(void)
 	RUN(test_full_stroke_access);
 	RUN(test_ssd);
 	RUN(test_bad_params);
+	RUN(test_presets);
 }

@@ -29,6 +29,14 @@ static void test_jobfile_errors(void)
 	CHECK(parse("[a]\nsize=1m\ntime_based\n", &w, err) == -1);
 	CHECK(parse("[antic-sim]\nrpm=99\n[a]\nsize=1m\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:2:") && strstr(err, "rpm"));
+	CHECK(parse("[antic-sim]\ndisk=ide2004\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "sata7200 or ide2003"));
+	/* a preset, then a single figure over it, in either place */
+	CHECK(parse("[antic-sim]\ndisk=ide2003\nrpm=5400\n[a]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.disk.rpm, 5400);
+	CHECK_EQ(w.set.disk.outer_mbps, 40);
+	CHECK_EQ(w.set.max_sectors_kb, 128);
+	workload_free(&w);
 	CHECK(parse("[a]\nbs=4q\nsize=1m\n", &w, err) == -1);
 	CHECK(parse("[a\nsize=1m\n", &w, err) == -1);
 	CHECK(parse("[global]\nbs=64k\n[a]\nsize=1m\nthinktime=2ms\n[antic-sim]\nantic_expire=3\n", &w, err) == 0);
@@ -333,6 +341,82 @@ static void test_wakeup_gap(void)
 	workload_free(&w);
 }
 
+/* Everything @fn writes for @c, as one string (free it). */
+static char *report_text(void (*fn)(FILE *, const struct report_ctx *),
+			 const struct report_ctx *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fn(f, c);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Every counter core keeps is in the one table, by one name, and both the
+ * JSON and the text table print each of them with its own value. Then the
+ * counter that went missing before: compile-alone's reader is never kept
+ * waiting because its next request is already there (declined_own).
+ */
+static void test_counters_reported(void)
+{
+	enum { SLOTS = sizeof(struct as_counters) / sizeof(u64) };
+	bool seen[SLOTS] = { false };
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512], *json, *table;
+	size_t i, j, unseen = 0;
+
+	for (i = 0; i < AS_NR_COUNTERS; i++) {
+		size_t slot = as_counter_descs[i].off / sizeof(u64);
+
+		CHECK(slot < SLOTS && !seen[slot]);
+		if (slot < SLOTS)
+			seen[slot] = true;
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(as_counter_descs[i].name, as_counter_descs[j].name));
+	}
+	/* the two that no path can increment, and only those, are left out */
+	for (i = 0; i < SLOTS; i++)
+		unseen += !seen[i];
+	CHECK_EQ(unseen, 2);
+	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_TIMEOUT]) / sizeof(u64)]);
+	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_DEADLINE]) / sizeof(u64)]);
+
+	CHECK(jobfile_load("examples/compile-alone.fio", &w, err, sizeof(err)) == 0);
+	if (!w.nr_jobs)
+		return;
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_declined[AS_END_OWN] > 0);
+	/* a distinct value in each, so that a wrong offset shows */
+	for (i = 0; i < AS_NR_COUNTERS; i++)
+		*(u64 *)((char *)&r.as + as_counter_descs[i].off) = 7000 + i;
+	{
+		struct report_ctx c = { "compile-alone.fio", &w, &r, 1 };
+
+		json = report_text(report_json, &c);
+		table = report_text(report_table, &c);
+	}
+	CHECK(json && table);
+	for (i = 0; json && table && i < AS_NR_COUNTERS; i++) {
+		char want[96];
+
+		snprintf(want, sizeof(want), "\"%s\": %zu,", as_counter_descs[i].name, 7000 + i);
+		CHECK(strstr(json, want));
+		snprintf(want, sizeof(want), " %s %zu", as_counter_descs[i].name, 7000 + i);
+		CHECK(strstr(table, want));
+	}
+	free(json);
+	free(table);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
 void suite_sim(void)
 {
 	RUN(test_page_cache_evicts);
@@ -344,4 +428,5 @@ void suite_sim(void)
 	RUN(test_determinism);
 	RUN(test_demo_ordering);
 	RUN(test_ssd_no_anticipation);
+	RUN(test_counters_reported);
 }

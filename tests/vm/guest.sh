@@ -173,7 +173,7 @@ t_exit_paths() {
 	c=/sys/kernel/debug/block/$D/sched/counters
 	[ -f $c ] || { echo "no $c"; return 1; }
 	cat $c
-	[ "$(awk '$1 == "antic_started" { print $2 }' $c)" -gt 0 ]
+	[ "$(awk '$1 == "waits" { print $2 }' $c)" -gt 0 ]
 }
 wait_readers() { sleep 0.05; }
 
@@ -247,6 +247,12 @@ t_hddsim_load() {
 	modprobe hddsim rpm=1 2>/dev/null && { echo "took rpm=1"; rmmod hddsim; return 1; }
 	modprobe hddsim mem_mb=100000 2>/dev/null && { echo "took mem_mb=100000"; rmmod hddsim; return 1; }
 	modprobe hddsim capacity=12q 2>/dev/null && { echo "took capacity=12q"; rmmod hddsim; return 1; }
+	modprobe hddsim profile=ide2004 2>/dev/null && { echo "took profile=ide2004"; rmmod hddsim; return 1; }
+	# a profile is core's preset: 40 GB and 128 KiB requests, as antic-sim's disk=ide2003
+	modprobe hddsim profile=ide2003 mem_mb=16 || return 1
+	[ "$(cat $H/size)" = 78125000 ] && [ "$(cat $H/queue/max_sectors_kb)" = 128 ] ||
+		{ echo "ide2003: size $(cat $H/size), max_sectors_kb $(cat $H/queue/max_sectors_kb)"; rmmod hddsim; return 1; }
+	rmmod hddsim || return 1
 	modprobe hddsim nr_devices=3 capacity=2g,40g,1000g queue_depth=1,32,1 mem_mb=128,64,1 nodata=0,0,1 || return 1
 	[ "$(cat $H/queue/rotational)" = 1 ] || { echo "not rotational"; return 1; }
 	[ "$(cat $H/size)" = 4194304 ] || { echo "size $(cat $H/size)"; return 1; }
