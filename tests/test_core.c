@@ -725,6 +725,17 @@ static void test_declined_only_when_a_wait_could_start(void)
 	/* decided: the next dispatch serves Q without weighing P again */
 	CHECK(next(&s.as, 11 * MS) == s.qrq);
 	CHECK_EQ(declined_total(&s.as), 0);
+	/* ended by dispatch itself: the timer not yet run ... */
+	scene_start(&s);
+	CHECK(next(&s.as, 11 * MS) == s.qrq);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_TIMEOUT], 1);
+	CHECK_EQ(declined_total(&s.as), 0);
+	/* ... or a request queued earlier that the grown radius now takes in */
+	scene_start(&s);
+	as_add(&s.as, mk(1008 + 60000, true, &s.r), 5 * MS);
+	CHECK(next(&s.as, 8 * MS) != NULL);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 1);
+	CHECK_EQ(declined_total(&s.as), 0);
 	scene_start(&s);
 	s.as.exit_no_coop = 200;
 	as_proc_exit(&s.as, &s.p, 6 * MS);			/* exit */
