@@ -444,7 +444,7 @@ static void test_declined_own(void)
 	{
 		struct as_counters zero = { 0 };
 
-		/* OWN, not BUSY, though P has another request queued */
+		/* OWN, not BUSY, though P still has a request at the drive */
 		check_declined_delta(&zero, &as.cnt, AS_END_OWN);
 	}
 }
