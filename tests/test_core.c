@@ -371,6 +371,403 @@ static void test_antic_exit(void)
 	CHECK(s.as.exit_prob > 0);
 }
 
+/*
+ * antic_declined counts the waits not started, by the reason that would
+ * have ended them. Each test below sets up one situation at the moment a
+ * wait could start (P's sync read just dispatched) and checks that the
+ * counter for its reason, and no other, moved, and that the wait did not
+ * start; the "not" cases change one thing and check that nothing is
+ * declined and the wait starts instead.
+ */
+static void check_declined_delta(const struct as_counters *before,
+				 const struct as_counters *after, int reason)
+{
+	int r;
+
+	for (r = 0; r < AS_END_NR; r++) {
+		u64 want = r == reason ? 1 : 0;
+		u64 got = after->antic_declined[r] - before->antic_declined[r];
+
+		if (got != want)
+			fprintf(stderr, "  declined[%d] moved by %llu, expected %llu\n",
+				r, (unsigned long long)got,
+				(unsigned long long)want);
+		CHECK_EQ(got, want);
+	}
+	CHECK_EQ(after->antic_started, before->antic_started);
+}
+
+static u64 declined_total(const struct as_sched *as)
+{
+	u64 n = 0;
+	int r;
+
+	for (r = 0; r < AS_END_NR; r++)
+		n += as->cnt.antic_declined[r];
+	return n;
+}
+
+/* The wait was started (the dispatch at @now answered "idle"), nothing declined. */
+static void check_wait_started(struct as_sched *as, u64 now)
+{
+	struct antic_rq *rq;
+
+	CHECK(as_dispatch(as, now, &rq) != ANTIC_DISPATCH);
+	CHECK(as->antic_state == AS_ANTIC_WAIT_REQ ||
+	      as->antic_state == AS_ANTIC_WAIT_NEXT);
+	CHECK_EQ(as->cnt.antic_started, 1);
+	CHECK_EQ(declined_total(as), 0);
+}
+
+static void test_declined_own(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *far;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk(1000, true, &p);
+	b = mk(1008, true, &p);
+	far = mk(400000000, true, &q);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, far, 0);
+	CHECK(next(&as, 0) == a);
+	/* P's own next request is what the elevator picks: serve it, no wait */
+	CHECK(next(&as, 1 * MS) == b);
+	{
+		struct as_counters zero = { 0 };
+
+		/* OWN, not BUSY, though P still has a request at the drive */
+		check_declined_delta(&zero, &as.cnt, AS_END_OWN);
+	}
+}
+
+static void test_declined_busy(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *qrq;
+	struct as_counters zero = { 0 };
+
+	/* P has a far request queued besides the one at the drive */
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk(1000, true, &p);
+	b = mk(300000000, true, &p);
+	qrq = mk(200000000, true, &q);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, qrq, 0);
+	CHECK(next(&as, 0) == a);
+	CHECK(next(&as, 1 * MS) == qrq);
+	check_declined_delta(&zero, &as.cnt, AS_END_BUSY);
+
+	/* not: the request at the drive is the one the wait is for */
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk(1000, true, &p);
+	qrq = mk(200000000, true, &q);
+	as_add(&as, a, 0);
+	as_add(&as, qrq, 0);
+	CHECK(next(&as, 0) == a);
+	check_wait_started(&as, 1 * MS);
+}
+
+/* P's read at 1000 (ending at 1008) is at the drive; R's read at @sector is queued. */
+static void close_setup(struct as_sched *as, struct antic_proc *p,
+			struct antic_proc *r, u64 sector, bool sync)
+{
+	struct antic_rq *prq;
+
+	fresh(as);
+	antic_proc_init(p);
+	antic_proc_init(r);
+	prq = mk(1000, true, p);
+	as_add(as, prq, 0);
+	CHECK(next(as, 0) == prq);
+	as_add(as, mk(sector, sync, r), 1 * MS);
+}
+
+static void test_declined_close(void)
+{
+	struct as_sched as;
+	struct antic_proc p, r;
+	struct as_counters zero = { 0 };
+
+	/* another process's read right behind P's: serve it */
+	close_setup(&as, &p, &r, 1008 + 100, true);
+	CHECK(next(&as, 1 * MS) != NULL);
+	check_declined_delta(&zero, &as.cnt, AS_END_CLOSE);
+
+	/* the radius at the start of a wait is AS_CLOSE_START, inclusive */
+	close_setup(&as, &p, &r, 1008 + AS_CLOSE_START, true);
+	CHECK(next(&as, 1 * MS) != NULL);
+	check_declined_delta(&zero, &as.cnt, AS_END_CLOSE);
+	close_setup(&as, &p, &r, 1008 + AS_CLOSE_START + 1, true);
+	check_wait_started(&as, 1 * MS);
+
+	/* not: far away */
+	close_setup(&as, &p, &r, 1008 + 100000, true);
+	check_wait_started(&as, 1 * MS);
+
+	/* not: a write next door is no reason to give up on P */
+	close_setup(&as, &p, &r, 1008, false);
+	check_wait_started(&as, 1 * MS);
+}
+
+/* P's read at 1000 completed at 2 ms and P exited at 3 ms; Q's far read waits. */
+static void exit_setup(struct as_sched *as, struct antic_proc *p,
+		       struct antic_proc *q, u32 exit_no_coop, bool exits)
+{
+	struct antic_rq *prq;
+
+	fresh(as);
+	antic_proc_init(p);
+	antic_proc_init(q);
+	prq = mk(1000, true, p);
+	as_add(as, prq, 0);
+	CHECK(next(as, 0) == prq);
+	as_complete(as, prq, 2 * MS);
+	as->exit_no_coop = exit_no_coop;
+	if (exits)
+		as_proc_exit(as, p, 3 * MS);
+	as_add(as, mk(400000000, true, q), 3 * MS);
+}
+
+static void test_declined_exit(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct as_counters zero = { 0 };
+
+	/* exits have mostly not been followed by a cooperator: do not wait */
+	exit_setup(&as, &p, &q, 200, true);
+	CHECK(next(&as, 3 * MS) != NULL);
+	check_declined_delta(&zero, &as.cnt, AS_END_EXIT);
+
+	/* not: at 128 of 256 a cooperator is still worth waiting for */
+	exit_setup(&as, &p, &q, 128, true);
+	check_wait_started(&as, 3 * MS);
+
+	/* not: the same statistics, but P is still there */
+	exit_setup(&as, &p, &q, 200, false);
+	check_wait_started(&as, 3 * MS);
+}
+
+/* @p reads at @sector, is served at @t, completes 1 ms later; returns then. */
+static u64 read_once(struct as_sched *as, struct antic_proc *p, u64 sector,
+		     u64 t)
+{
+	struct antic_rq *rq = mk(sector, true, p);
+
+	as_add(as, rq, t);
+	CHECK(next(as, t) == rq);
+	as_complete(as, rq, t + 1 * MS);
+	return t + 1 * MS;
+}
+
+/*
+ * P reads at 1000 at @t, and Q's far read is queued behind it: the moment
+ * a wait on P could start. Returns Q's read.
+ */
+static struct antic_rq *think_finish(struct as_sched *as, struct antic_proc *p,
+				     struct antic_proc *q, u64 t)
+{
+	struct antic_rq *rq = mk(1000, true, p), *qrq = mk(400000000, true, q);
+
+	antic_proc_init(q);
+	as_add(as, rq, t);
+	CHECK(next(as, t) == rq);
+	as_add(as, qrq, t);
+	return qrq;
+}
+
+/*
+ * A process P that has thought @think_ms between each of eight reads,
+ * then reads again at @t; Q's read is queued. Returns Q's read.
+ */
+static struct antic_rq *thinker(struct as_sched *as, struct antic_proc *p,
+				struct antic_proc *q, u64 think_ms, u64 *t)
+{
+	int i;
+
+	fresh(as);
+	antic_proc_init(p);
+	*t = 0;
+	for (i = 0; i < 8; i++)
+		*t = read_once(as, p, 1000 + 8 * i, *t) + think_ms * MS;
+	return think_finish(as, p, q, *t);
+}
+
+/* @n processes, each teaching the prior one think time of 20 ms. */
+static u64 teach_new_ttime(struct as_sched *as, struct antic_proc *x, int n)
+{
+	u64 t = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		u64 sector = 5000000 * (u64)(i + 1);
+
+		antic_proc_init(&x[i]);
+		t = read_once(as, &x[i], sector, t);
+		t = read_once(as, &x[i], sector + 8, t + 20 * MS);
+	}
+	return t + 100 * MS;
+}
+
+/* Counted as started, not declined, from @before on. */
+static void check_started_since(const struct as_counters *before,
+				const struct as_sched *as)
+{
+	int r;
+
+	CHECK_EQ(as->cnt.antic_started, before->antic_started + 1);
+	for (r = 0; r < AS_END_NR; r++)
+		CHECK_EQ(as->cnt.antic_declined[r], before->antic_declined[r]);
+}
+
+static void test_declined_think(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q, x[3];
+	struct as_counters before;
+	struct antic_rq *qrq, *rq;
+	u64 t;
+
+	/* P's own history: 15 ms between reads, more than antic_expire */
+	qrq = thinker(&as, &p, &q, 15, &t);
+	before = as.cnt;
+	CHECK(next(&as, t) == qrq);
+	check_declined_delta(&before, &as.cnt, AS_END_THINK);
+
+	/* not: 1 ms between reads */
+	thinker(&as, &p, &q, 1, &t);
+	before = as.cnt;
+	CHECK(as_dispatch(&as, t, &rq) != ANTIC_DISPATCH);
+	check_started_since(&before, &as);
+
+	/* a new P, after three new processes thought 20 ms: the prior is 6.6 ms */
+	fresh(&as);
+	t = teach_new_ttime(&as, x, 3);
+	CHECK(as.new_ttime_mean > as.tun.antic_expire);
+	antic_proc_init(&p);
+	qrq = think_finish(&as, &p, &q, t);
+	before = as.cnt;
+	CHECK(next(&as, t) == qrq);
+	check_declined_delta(&before, &as.cnt, AS_END_THINK);
+
+	/* not: after two of them the prior is 4.7 ms */
+	fresh(&as);
+	t = teach_new_ttime(&as, x, 2);
+	CHECK(as.new_ttime_mean <= as.tun.antic_expire);
+	antic_proc_init(&p);
+	think_finish(&as, &p, &q, t);
+	before = as.cnt;
+	CHECK(as_dispatch(&as, t, &rq) != ANTIC_DISPATCH);
+	check_started_since(&before, &as);
+
+	/* a new P when new processes tend to exit without cooperators */
+	fresh(&as);
+	as.exit_prob = 200;
+	as.exit_no_coop = 200;	/* 200 * 200 > 128 * 256 */
+	antic_proc_init(&p);
+	qrq = think_finish(&as, &p, &q, 0);
+	CHECK(next(&as, 1 * MS) == qrq);
+	{
+		struct as_counters zero = { 0 };
+
+		check_declined_delta(&zero, &as.cnt, AS_END_THINK);
+	}
+
+	/* not: 180 * 180 < 128 * 256 */
+	fresh(&as);
+	as.exit_prob = 180;
+	as.exit_no_coop = 180;
+	antic_proc_init(&p);
+	think_finish(&as, &p, &q, 0);
+	check_wait_started(&as, 1 * MS);
+}
+
+/*
+ * Nothing is declined where no wait could start: a wait that started and
+ * ended is counted in antic_end alone, and no wait is considered with
+ * anticipation off, after a wait has been decided, or for a request that
+ * no process owns.
+ */
+static void test_declined_only_when_a_wait_could_start(void)
+{
+	struct scene s;
+	struct as_sched as;
+	struct as_tunables t;
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *qrq;
+
+	/* waits that ended, each way */
+	scene_start(&s);
+	as_add(&s.as, mk(1008, true, &s.p), 6 * MS);		/* own */
+	CHECK(next(&s.as, 6 * MS) != NULL);
+	CHECK_EQ(declined_total(&s.as), 0);
+	scene_start(&s);
+	as_add(&s.as, mk(1100, true, &s.r), 6 * MS);		/* close */
+	CHECK(next(&s.as, 6 * MS) != NULL);
+	CHECK_EQ(declined_total(&s.as), 0);
+	scene_start(&s);
+	as_handle_expiry(&s.as, 11 * MS);				/* timeout */
+	/* decided: the next dispatch serves Q without weighing P again */
+	CHECK(next(&s.as, 11 * MS) == s.qrq);
+	CHECK_EQ(declined_total(&s.as), 0);
+	/* ended by dispatch itself: the timer not yet run ... */
+	scene_start(&s);
+	CHECK(next(&s.as, 11 * MS) == s.qrq);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_TIMEOUT], 1);
+	CHECK_EQ(declined_total(&s.as), 0);
+	/* ... or a request queued earlier that the grown radius now takes in */
+	scene_start(&s);
+	as_add(&s.as, mk(1008 + 60000, true, &s.r), 5 * MS);
+	CHECK(next(&s.as, 8 * MS) != NULL);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_CLOSE], 1);
+	CHECK_EQ(declined_total(&s.as), 0);
+	scene_start(&s);
+	s.as.exit_no_coop = 200;
+	as_proc_exit(&s.as, &s.p, 6 * MS);			/* exit */
+	CHECK(next(&s.as, 6 * MS) == s.qrq);
+	CHECK_EQ(declined_total(&s.as), 0);
+	CHECK_EQ(s.as.cnt.antic_end[AS_END_EXIT], 1);
+
+	/* anticipation off: the busy situation of test_declined_busy */
+	used = 0;
+	as_default_tunables(&t, true);
+	t.antic_expire = 0;
+	as_init(&as, &t);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk(1000, true, &p);
+	b = mk(300000000, true, &p);
+	qrq = mk(200000000, true, &q);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, qrq, 0);
+	CHECK(next(&as, 0) == a);
+	CHECK(next(&as, 1 * MS) == qrq);
+	CHECK_EQ(declined_total(&as), 0);
+
+	/* requests with no process: no history to anticipate on */
+	fresh(&as);
+	as_add(&as, mk(1000, true, NULL), 0);
+	as_add(&as, mk(1008, true, NULL), 0);
+	as_add(&as, mk(400000000, true, NULL), 0);
+	CHECK(next(&as, 0) != NULL);
+	CHECK(next(&as, 1 * MS) != NULL);
+	CHECK(next(&as, 2 * MS) != NULL);
+	CHECK_EQ(declined_total(&as), 0);
+	CHECK_EQ(as.cnt.antic_started, 0);
+}
+
 static void test_antic_ends_on_deadline(void)
 {
 	struct as_sched as;
@@ -710,6 +1107,12 @@ void suite_core(void)
 	RUN(test_antic_not_started_when_busy);
 	RUN(test_antic_exit);
 	RUN(test_antic_ends_on_deadline);
+	RUN(test_declined_own);
+	RUN(test_declined_busy);
+	RUN(test_declined_close);
+	RUN(test_declined_exit);
+	RUN(test_declined_think);
+	RUN(test_declined_only_when_a_wait_could_start);
 	RUN(test_antic_off_when_zero);
 	RUN(test_statistics);
 	RUN(test_nonrotational_default);

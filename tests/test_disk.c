@@ -168,6 +168,195 @@ static void test_presets(void)
 	CHECK_EQ(disk_preset_find("ide2003")->max_sectors_kb, 128);
 }
 
+/*
+ * disk_position_time, figures by hand. The default drive: one turn is
+ * 60e9 / 7200 = 8333333 ns; zone z runs at 200 - 100z/15 MB/s, so zone 0
+ * has 3255 sectors a track, zone 8 2392 and zone 15 1627; 4 heads and
+ * 12479 cylinders a zone (199664 in all), zone 8 starting at cylinder
+ * 99832, sector 1150264304, zone 15 at cylinder 187185, sector 1872349160.
+ * Lee's curve: seek(d) = 1 ms + a sqrt(x) + b x, x = (d - 1) / 199662,
+ * a = (-10 tmin + 15 tavg - 5 tmax) / 3 = 9166666 ns,
+ * b = (7 tmin - 15 tavg + 8 tmax) / 3 = 7833333 ns.
+ * A sector k into its track passes under the head k * 8333333 / spt ns
+ * after the index mark; the drive spends 50 us on the command, seeks,
+ * then waits for its sector to come round.
+ */
+#define REV 8333333ULL
+
+static void test_position_same_cylinder(void)
+{
+	struct disk d;
+
+	no_cache(&d);
+	/* head on cylinder 0 at the index mark: the command takes 50 us ... */
+	CHECK_EQ(disk_position_time(&d, 0, 1627, 8, false), 4165386);	/* 1627 * REV / 3255 */
+	CHECK_EQ(disk_position_time(&d, 0, 20, 8, false), 51203);	/* 20 * REV / 3255 */
+	/* ... during which sectors 0-19 pass: a whole turn for them */
+	CHECK_EQ(disk_position_time(&d, 0, 19, 8, false), 48643 + REV);
+	CHECK_EQ(disk_position_time(&d, 0, 0, 8, true), REV);
+	/* 1 ms into a later turn, the same sector is 1 ms nearer */
+	CHECK_EQ(disk_position_time(&d, 3 * REV + 1000000, 1627, 8, false),
+		 4165386 - 1000000);
+	/* the fourth surface of cylinder 0 needs no seek: 100 * REV / 3255 */
+	CHECK_EQ(disk_position_time(&d, 0, 3 * 3255 + 100, 8, false), 256016);
+	/* the first of cylinder 1 does: 1 ms, by which time it has passed */
+	CHECK_EQ(disk_position_time(&d, 0, 4 * 3255 + 100, 8, false),
+		 256016 + REV);
+	/* an SSD has nothing to position */
+	{
+		struct disk_params p;
+
+		disk_ssd_params(&p);
+		CHECK(disk_init(&d, &p, NULL) == 0);
+		CHECK_EQ(disk_position_time(&d, 0, 123456, 8, false), 0);
+	}
+}
+
+static void test_position_seek_and_zones(void)
+{
+	struct disk d;
+	u64 cyl1000 = 1000ULL * 4 * 3255;
+	u64 z8 = 1150264304, z15_last = 1872349160ULL + 12473ULL * 4 * 1627;
+
+	no_cache(&d);
+	/* cylinder 100: 50 us + 1.21 ms, well inside the turn */
+	CHECK_EQ(disk_position_time(&d, 0, 100ULL * 4 * 3255, 8, false), REV);
+	CHECK_EQ(disk_position_time(&d, 0, 100ULL * 4 * 3255 + 1627, 8, false),
+		 4165386);
+	/*
+	 * cylinder 1000: 50 us + 1 ms + a sqrt(999/199662) + b 999/199662
+	 * = 1737599 ns. Sector 678 of the track (1735791 ns) has just gone
+	 * by, sector 679 (1738351 ns) has not: the seek to within 2.6 us.
+	 */
+	CHECK_EQ(disk_position_time(&d, 0, cyl1000 + 678, 8, false),
+		 1735791 + REV);
+	CHECK_EQ(disk_position_time(&d, 0, cyl1000 + 679, 8, false), 1738351);
+	/*
+	 * half the stroke, into zone 8: 50 us + 1 ms + a sqrt(1/2) + b / 2
+	 * = 11448478 ns = REV + 3115145. Zone 8's 2392 sectors a track put
+	 * sector 894 at 3114548 ns, 895 at 3118032, 1196 at half a turn.
+	 */
+	CHECK_EQ(disk_position_time(&d, 0, z8 + 894, 8, false),
+		 2 * REV + 3114548);
+	CHECK_EQ(disk_position_time(&d, 0, z8 + 895, 8, false), REV + 3118032);
+	CHECK_EQ(disk_position_time(&d, 0, z8 + 1196, 8, false), REV + 4166666);
+	/*
+	 * the last cylinder holding data, 199658 (zone 15, 1627 sectors a
+	 * track): 50 us + 17999688 ns = 2 REV + 1383022. Sector 269 passes
+	 * at 1377791 ns, 272 at 1393157.
+	 */
+	CHECK_EQ(disk_position_time(&d, 0, z15_last + 269, 8, false),
+		 3 * REV + 1377791);
+	CHECK_EQ(disk_position_time(&d, 0, z15_last + 272, 8, false),
+		 2 * REV + 1393157);
+	CHECK_EQ(disk_sector_cyl(&d, d.p.capacity - 1), 199658);
+
+	/* the way back is as long: head moved to cylinder 1000, seek to 0 */
+	disk_service(&d, 0, cyl1000, 8, true);
+	CHECK_EQ(disk_position_time(&d, 10 * REV, 678, 8, false), 1735791 + REV);
+	CHECK_EQ(disk_position_time(&d, 10 * REV, 679, 8, false), 1738351);
+}
+
+static void test_position_read_ahead(void)
+{
+	struct disk d;
+	struct disk_params p;
+	u64 t1;
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	/* sectors 0-7 at REV (the index mark came round) + 8 sectors' transfer */
+	t1 = disk_service(&d, 0, 0, 8, false);
+	CHECK_EQ(t1, REV + 20481);
+	/*
+	 * read-ahead goes on from sector 8; 50 us later it has read 19 more
+	 * (50000 * 3255 / REV), so sectors 8-15 are in the buffer: the command
+	 * time alone
+	 */
+	CHECK_EQ(disk_position_time(&d, t1, 8, 8, false), 50000);
+	/*
+	 * sectors 24-39: ready when read-ahead has passed sector 39, 32
+	 * sectors after it began at 8: 32 * REV / 3255, rounded up
+	 */
+	CHECK_EQ(disk_position_time(&d, t1, 24, 16, false), 81926);
+	/*
+	 * sector 100 is beyond read-ahead's reach at t1 + 50 us: the head,
+	 * 70481 ns into its turn, reaches it at 256016 ns
+	 */
+	CHECK_EQ(disk_position_time(&d, t1, 100, 8, false),
+		 50000 + 256016 - 70481);
+	/* a write never comes from the buffer: sector 8 has gone by */
+	CHECK_EQ(disk_position_time(&d, t1, 8, 8, true), REV);
+
+	/*
+	 * read-ahead carries the head to the next cylinder. Sectors 13004-
+	 * 13011 (cylinder 0, 3239 into the fourth track, at 8292370 ns) end
+	 * at 8312851; 1 ms and 50 us later read-ahead has reached 13422
+	 * (cylinder 1) and the head is 1029518 ns into its turn, 250563 ns
+	 * before sector 13520 (500 into cylinder 1, at 1280081 ns). From
+	 * cylinder 0 a 1 ms seek would have missed it by a turn.
+	 */
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	t1 = disk_service(&d, 0, 13004, 8, false);
+	CHECK_EQ(t1, 8312851);
+	CHECK_EQ(disk_position_time(&d, t1 + 1000000, 13520, 8, true),
+		 50000 + 250563);
+	CHECK_EQ(disk_position_time(&d, t1 + 1000000, 13520, 8, false),
+		 50000 + 250563);
+}
+
+/*
+ * NCQ picks the command with the shortest positioning time (SPTF), so
+ * disk_position_time must be what disk_service then takes, less the
+ * transfer: for accesses that miss the cache, over the whole disk.
+ */
+static void test_position_agrees_with_service(void)
+{
+	struct disk d;
+	struct disk_params p;
+	u64 x = 99991, now = 0, i, checked = 0;
+	int cache;
+
+	for (cache = 0; cache < 2; cache++) {
+		disk_default_params(&p);
+		if (!cache)
+			p.cache_segments = 0;
+		CHECK(disk_init(&d, &p, NULL) == 0);
+		for (i = 0; i < 2000; i++) {
+			u64 sector, pos, done, hits = d.st.cache_hits;
+			u32 nr;
+			bool write;
+
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* half of them near the last, to catch read-ahead */
+			if ((x >> 60) & 1)
+				sector = d.head_sector + ((x >> 20) % 30000);
+			else
+				sector = (x >> 17) % (p.capacity - 512);
+			if (sector > p.capacity - 512)
+				sector = p.capacity - 512;
+			nr = 8 + (u32)((x >> 8) % 248);
+			write = (x >> 5) % 3 == 0;
+			now = disk_busy_until(&d) + (x >> 40) % (20 * 1000000);
+			pos = disk_position_time(&d, now, sector, nr, write);
+			done = disk_service(&d, now, sector, nr, write);
+			if (d.st.cache_hits != hits)
+				continue;
+			checked++;
+			if (done - now != pos + (u64)nr * d.rev_ns /
+					   disk_sector_spt(&d, sector))
+				fprintf(stderr, "  sector %llu nr %u %s: position %llu, service %llu\n",
+					(unsigned long long)sector, nr,
+					write ? "write" : "read",
+					(unsigned long long)pos,
+					(unsigned long long)(done - now));
+			CHECK_EQ(done - now, pos + (u64)nr * d.rev_ns /
+					     disk_sector_spt(&d, sector));
+		}
+	}
+	CHECK(checked > 3000);
+}
+
 void suite_disk(void)
 {
 	RUN(test_seek_curve_endpoints);
@@ -179,4 +368,8 @@ void suite_disk(void)
 	RUN(test_ssd);
 	RUN(test_bad_params);
 	RUN(test_presets);
+	RUN(test_position_same_cylinder);
+	RUN(test_position_seek_and_zones);
+	RUN(test_position_read_ahead);
+	RUN(test_position_agrees_with_service);
 }
