@@ -5,6 +5,7 @@
  * layer dispatch after each. The parts are in sim.h's files.
  */
 #include "sim.h"
+#include "watchdog.h"
 
 const char *sim_policy_name(enum sim_policy p)
 {
@@ -82,6 +83,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	    char *err, size_t errlen)
 {
 	struct sim *s = calloc(1, sizeof(*s));
+	struct watchdog wd = { 0 };
 	unsigned long warnings = antic_warnings;
 	const char *why = NULL;
 	size_t i;
@@ -141,6 +143,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		goto out;
 	}
 	s->jobs_left = (unsigned)s->nprocs;
+	wd.limit = WATCHDOG_EVENTS + 4 * (uint64_t)s->nprocs;	/* each may wake at one instant */
 	for (i = 0; i < s->nprocs; i++)
 		if (event_push(s, s->procs[i].spec->startdelay, EV_WAKE, (int)i, NULL))
 			goto oom;
@@ -165,6 +168,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		}
 		s->now = ev.t;
 		r->events++;
+		if (watchdog_tick(&wd, s->now, r->requests, r->bytes_completed, err, errlen))
+			goto out;
 		if (o->progress && s->now >= s->next_progress) {
 			fprintf(stderr, "\r  %-13s %8.1f s simulated", r->scheduler,
 				(double)s->now / 1e9);
@@ -228,7 +233,7 @@ replay_err:
 		goto out;
 	}
 oom:
-	snprintf(err, errlen, "out of memory");
+	snprintf(err, errlen, "%s", *s->bug ? s->bug : "out of memory");
 out:
 	if (rc)
 		sim_result_free(r);

@@ -118,7 +118,12 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 			p->since_think = 0;
 			delay += p->spec->thinktime;
 		}
-		if (delay) {
+		/*
+		 * With no delay, an I/O the page cache served at once would issue
+		 * the next from inside this one, without bound (wakeup=0 over a
+		 * cached file overflowed the stack): go round the event loop.
+		 */
+		if (delay || p->issuing) {
 			if (p->state == S_IDLE)
 				p->state = S_THINK;
 			return event_push(s, s->now + delay, EV_WAKE, (int)(p - s->procs), NULL);
@@ -264,9 +269,15 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	*a = (struct app_io){ true, dir, s->now, len, 0 };
 	p->inflight++;
 	p->state = S_IO;
-	if (!p->spec->direct)
-		return dir ? buffered_write(s, p, slot, fi, off, len) :
-			     buffered_read(s, p, slot, fi, off, len);
+	if (!p->spec->direct) {
+		int rc;
+
+		p->issuing = true;
+		rc = dir ? buffered_write(s, p, slot, fi, off, len) :
+			   buffered_read(s, p, slot, fi, off, len);
+		p->issuing = false;
+		return rc;
+	}
 	return blk_submit_split(s, K_DIRECT, &p->ap, slot,
 				s->files[fi].start + off / 512, (len + 511) / 512,
 				dir, true, &a->pieces);

@@ -163,8 +163,17 @@ int pages_done(struct sim *s, const struct sim_rq *rq)
 		uint8_t *st = &f->pages[pg];
 
 		if (rq->kind == K_RA) {
-			*st = P_CLEAN;
-			s->nr_clean++;
+			/*
+			 * Only what is still in flight: a page a buffered write
+			 * dirtied meanwhile keeps the write, as in the kernel
+			 * (the writer waits for the locked page, then dirties
+			 * it). Cleaning it lost the write and left it counted
+			 * dirty for ever: the flusher then spun on rw=rw.
+			 */
+			if (*st == P_INFLIGHT) {
+				*st = P_CLEAN;
+				s->nr_clean++;
+			}
 		} else {
 			s->nr_wb--;
 			if (*st == P_WB_DIRTY) {

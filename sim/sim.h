@@ -61,6 +61,7 @@ struct sim_proc {
 	uint64_t rng;
 	int state;
 	bool started, finished, exit_reported;
+	bool issuing;		/* inside issue_one: an I/O completing now must not recurse */
 	uint64_t start, end;
 	unsigned inflight;	/* app I/Os outstanding (async engine) */
 	unsigned since_think, since_fsync;
@@ -159,6 +160,7 @@ struct sim {
 	bool read_seen, wbt_slow, flush_wake;
 	uint64_t wbt_win;	/* start of wbt's current window */
 	unsigned wbt_depth;
+	char bug[160];		/* an internal error found, for sim_run's err */
 };
 
 /* events.c: the (time, sequence) heap and its side slots */

@@ -92,6 +92,8 @@ static unsigned wb_limit(struct sim *s)
 /* Background writeback: large sorted async writes until under the threshold. */
 int flusher_run(struct sim *s)
 {
+	size_t idle = 0;	/* files passed over since the last write */
+
 	if (s->nr_dirty > s->bg_limit)
 		s->flushing = true;
 	while (s->flushing && s->flusher_inflight < wb_limit(s)) {
@@ -106,6 +108,7 @@ int flusher_run(struct sim *s)
 			return -1;
 		if (n) {
 			s->flusher_inflight++;
+			idle = 0;
 			continue;
 		}
 		/* end of this file: start over next pass, serve the next file */
@@ -115,6 +118,13 @@ int flusher_run(struct sim *s)
 			dirty_list_add(s, (unsigned)fi);
 		if (s->dirty_head == fi && !s->files[fi].ndirty)
 			break;
+		/* each file passed over twice, once from page 0: the count is wrong */
+		if (++idle > 2 * s->nfiles) {
+			snprintf(s->bug, sizeof(s->bug), "internal error: %llu pages counted dirty "
+				 "at %llu ns, but the flusher finds none to write",
+				 (unsigned long long)s->nr_dirty, (unsigned long long)s->now);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -5,8 +5,12 @@
 #include "harness.h"
 #include "../sim/engine.h"
 #include "../sim/report.h"
+#include "../sim/watchdog.h"
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static int parse(const char *text, struct workload *w, char *err)
 {
@@ -541,8 +545,129 @@ static void test_anticipation_pays_for_sequential_not_random(void)
 	CHECK(rand_gain > 0 && seq_gain > 5 * rand_gain);
 }
 
+/*
+ * Run @text under every policy in a child that SIGALRM ends after
+ * @seconds, so a simulator that spins fails the test instead of hanging
+ * it. The child's exit status says which policy went wrong and how.
+ */
+static void run_bounded(const char *text, unsigned seconds, unsigned passes)
+{
+	struct sim_options o = { .drain = true };
+	int status = 0, pol;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid < 0)
+		return;
+	if (!pid) {
+		struct workload w;
+		char err[512];
+		int bad = 0;
+
+		alarm(seconds);
+		if (parse(text, &w, err))
+			_exit(100);
+		for (pol = 0; pol < POL_NR && !bad; pol++) {
+			struct sim_result r;
+
+			if (sim_run(&w, (enum sim_policy)pol, &o, &r, err, sizeof(err))) {
+				fprintf(stderr, "  %s: %s\n", sim_policy_name((enum sim_policy)pol), err);
+				bad = 10 + pol;
+				break;
+			}
+			if (r.violations || r.timed_out || r.bytes_added != r.bytes_completed ||
+			    r.jobs[0].io_bytes[0] + r.jobs[0].io_bytes[1] != passes * w.jobs[0].size)
+				bad = 20 + pol;
+			sim_result_free(&r);
+		}
+		workload_free(&w);
+		_exit(bad);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "  simulator killed by signal %d%s\n", WTERMSIG(status),
+			WTERMSIG(status) == SIGALRM ? " (it hung)" : "");
+	else if (WEXITSTATUS(status))
+		fprintf(stderr, "  child exit %d\n", WEXITSTATUS(status));
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/*
+ * Buffered rw=rw: writes land on pages the reads' read-ahead has in
+ * flight. A read-ahead completion once cleaned them while they stayed
+ * counted dirty; the count leaked until it sat above the background
+ * threshold with nothing to write and the flusher looped for ever (at
+ * 297 s of virtual time for the 1g job, far sooner with 16m of memory).
+ */
+static void test_rw_buffered_no_hang(void)
+{
+	run_bounded("[antic-sim]\nmem=16m\n[j]\nrw=rw\nbs=4k\nsize=64m\n", 60, 1);
+	run_bounded("[j]\nrw=rw\nbs=4k\nsize=1g\n", 60, 1);
+}
+
+/*
+ * wakeup=0 and a file the page cache holds: each read completed inside
+ * the one before and issued the next from there, 130,000 deep, until the
+ * stack ran out (a segfault). Now the next read goes round the event loop.
+ */
+static void test_cached_reads_without_wakeup(void)
+{
+	run_bounded("[antic-sim]\nwakeup=0\nmem=2g\n[j]\nrw=read\nbs=4k\nsize=512m\nloops=2\n",
+		    60, 2);
+}
+
+/* The watchdog: quiet while time, requests or completions move; loud after a stall. */
+static void test_watchdog(void)
+{
+	struct watchdog wd = { 0 };
+	char err[256] = "";
+	uint64_t i, t = 0;
+
+	/* a long busy run, and bursts at one instant that each make a request */
+	for (i = 0; i < 3 * WATCHDOG_EVENTS; i++)
+		CHECK(watchdog_tick(&wd, t += i % 3 == 0, i / 2, i / 5, err, sizeof(err)) == 0);
+	for (i = 0; i < 2 * WATCHDOG_EVENTS; i++)
+		CHECK(watchdog_tick(&wd, t, 1000000 + i, 7, err, sizeof(err)) == 0);
+	CHECK(!*err);
+
+	/* stalled: the limit-th event in a row without progress trips it */
+	wd = (struct watchdog){ .limit = 100 };
+	CHECK(watchdog_tick(&wd, 297055497108ULL, 5, 4096, err, sizeof(err)) == 0);
+	for (i = 1; i < 100; i++)
+		CHECK(watchdog_tick(&wd, 297055497108ULL, 5, 4096, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 297055497108ULL, 5, 4096, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "internal error") && strstr(err, "stalled at 297.055497108 s") &&
+	      strstr(err, "100 events"));
+
+	/* any one kind of progress starts the count again */
+	wd = (struct watchdog){ .limit = 10 };
+	for (i = 0; i < 9; i++)
+		CHECK(watchdog_tick(&wd, 1, 1, 1, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 1, 1, 2, err, sizeof(err)) == 0);	/* a completion */
+	for (i = 0; i < 9; i++)
+		CHECK(watchdog_tick(&wd, 1, 1, 2, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 1, 2, 2, err, sizeof(err)) == 0);	/* a request */
+	for (i = 0; i < 9; i++)
+		CHECK(watchdog_tick(&wd, 1, 2, 2, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 2, 2, 2, err, sizeof(err)) == 0);	/* time */
+	for (i = 0; i < 9; i++)
+		CHECK(watchdog_tick(&wd, 2, 2, 2, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 2, 2, 2, err, sizeof(err)) == -1);
+
+	/* zeroed, it uses the default limit, and a first event at 0 is no progress */
+	wd = (struct watchdog){ 0 };
+	for (i = 1; i < WATCHDOG_EVENTS; i++)
+		CHECK(watchdog_tick(&wd, 0, 0, 0, err, sizeof(err)) == 0);
+	CHECK(watchdog_tick(&wd, 0, 0, 0, err, sizeof(err)) == -1);
+}
+
 void suite_sim(void)
 {
+	RUN(test_watchdog);
+	RUN(test_rw_buffered_no_hang);
+	RUN(test_cached_reads_without_wakeup);
 	RUN(test_page_cache_evicts);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
