@@ -28,25 +28,31 @@
 #include "blk-mq-sched.h"
 
 #include "core/anticipatory.h"
-#include "as-compat.h"
+#include "kcompat.h"
 
 /* Per-process history: the io_context's icq for this queue. */
-struct as_icq {
+struct asmq_icq {
 	struct io_cq icq;	/* must be first: the block layer allocates it */
 	struct antic_proc proc;
 };
 
-enum as_krq_state { KRQ_FREE, KRQ_PREPARED, KRQ_QUEUED, KRQ_DISPATCHED,
-		    KRQ_BYPASS };
-
-/* Per-request record, one per scheduler tag of a hardware context. */
-struct as_krq {
+/*
+ * Per-request record, one per scheduler tag of a hardware context. Its
+ * lifecycle is core's (arq.state: NEW once prepared, QUEUED, DISPATCHED,
+ * DONE once completed, merged away or sent around the scheduler); rq is
+ * NULL while the slot is free.
+ */
+struct asmq_rq {
 	struct antic_rq arq;
 	struct request *rq;
-	u8 state;
 };
 
-struct as_data {
+struct asmq_data {
+	/*
+	 * Everything below, core's state included. irqsave: the hrtimer
+	 * callback takes it in hardirq context, and requests complete (and
+	 * finish) in whatever context the driver completes them.
+	 */
 	spinlock_t lock;
 	struct as_sched as;
 	struct request_queue *q;
@@ -55,9 +61,9 @@ struct as_data {
 	unsigned int async_depth;	/* tags per sbitmap word async may use */
 };
 
-static inline struct as_icq *icq_to_aic(struct io_cq *icq)
+static inline struct asmq_icq *icq_to_aic(struct io_cq *icq)
 {
-	return container_of(icq, struct as_icq, icq);
+	return container_of(icq, struct asmq_icq, icq);
 }
 
 /*
@@ -66,28 +72,30 @@ static inline struct as_icq *icq_to_aic(struct io_cq *icq)
  * machinery's fields share that space, so the pointer alone proves
  * nothing: it must be this request's own slot.
  */
-static struct as_krq *rq_krq(struct request *rq)
+static struct asmq_rq *rq_krq(struct request *rq)
 {
-	struct as_krq *slots = rq->mq_hctx ? rq->mq_hctx->sched_data : NULL;
-	struct as_krq *krq = rq->elv.priv[0];
+	struct asmq_rq *slots = rq->mq_hctx ? rq->mq_hctx->sched_data : NULL;
+	struct asmq_rq *krq = rq->elv.priv[0];
 
 	if (!slots || rq->internal_tag < 0 || rq->internal_tag >= MAX_SCHED_RQ)
 		return NULL;
-	if (krq != &slots[rq->internal_tag] || krq->rq != rq ||
-	    krq->state == KRQ_FREE)
+	if (krq != &slots[rq->internal_tag] || krq->rq != rq)
 		return NULL;
 	return krq;
 }
 
-static struct as_krq *arq_krq(struct antic_rq *arq)
+static struct asmq_rq *arq_krq(struct antic_rq *arq)
 {
-	return container_of(arq, struct as_krq, arq);
+	return container_of(arq, struct asmq_rq, arq);
 }
 
 /* Arm the timer for when the core next needs it; caller holds the lock. */
-static void as_arm_timer(struct as_data *ad)
+static void asmq_arm_timer(struct asmq_data *ad)
 {
-	u64 wake = as_get_expiry(&ad->as);
+	u64 wake;
+
+	lockdep_assert_held(&ad->lock);
+	wake = as_get_expiry(&ad->as);
 
 	if (wake)
 		hrtimer_start(&ad->timer, ns_to_ktime(wake), HRTIMER_MODE_ABS);
@@ -98,14 +106,14 @@ static void as_arm_timer(struct as_data *ad)
  * call into blk-mq (exit_icq runs under the ioc and queue locks) can ask
  * for a run by firing it now.
  */
-static void as_kick(struct as_data *ad)
+static void asmq_kick(struct asmq_data *ad)
 {
 	hrtimer_start(&ad->timer, ns_to_ktime(ktime_get_ns()), HRTIMER_MODE_ABS);
 }
 
-static enum hrtimer_restart as_timer_fn(struct hrtimer *t)
+static enum hrtimer_restart asmq_timer_fn(struct hrtimer *t)
 {
-	struct as_data *ad = container_of(t, struct as_data, timer);
+	struct asmq_data *ad = container_of(t, struct asmq_data, timer);
 	unsigned long flags;
 
 	spin_lock_irqsave(&ad->lock, flags);
@@ -114,17 +122,17 @@ static enum hrtimer_restart as_timer_fn(struct hrtimer *t)
 	 * Still waiting (antic_expire was raised after the timer was set):
 	 * re-arm here, because has_work says no and no dispatch will.
 	 */
-	as_arm_timer(ad);
+	asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	blk_mq_run_hw_queues(ad->q, true);
 	return HRTIMER_NORESTART;
 }
 
-static int as_init_sched(struct request_queue *q, struct elevator_type *e)
+static int asmq_init_sched(struct request_queue *q, struct elevator_type *e)
 {
 	struct elevator_queue *eq;
 	struct as_tunables t;
-	struct as_data *ad;
+	struct asmq_data *ad;
 
 	eq = elevator_alloc(q, e);
 	if (!eq)
@@ -139,7 +147,7 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	INIT_LIST_HEAD(&ad->dispatch);
 	ad->q = q;
 	hrtimer_init(&ad->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	ad->timer.function = as_timer_fn;
+	ad->timer.function = asmq_timer_fn;
 	as_default_tunables(&t, !blk_queue_nonrot(q));
 	as_init(&ad->as, &t);
 	/* one queue-wide scheduler, like mq-deadline and bfq */
@@ -148,9 +156,9 @@ static int as_init_sched(struct request_queue *q, struct elevator_type *e)
 	return 0;
 }
 
-static void as_exit_sched(struct elevator_queue *e)
+static void asmq_exit_sched(struct elevator_queue *e)
 {
-	struct as_data *ad = e->elevator_data;
+	struct asmq_data *ad = e->elevator_data;
 
 	hrtimer_cancel(&ad->timer);
 	WARN_ON_ONCE(as_queued(&ad->as));
@@ -162,9 +170,9 @@ static void as_exit_sched(struct elevator_queue *e)
  * Async requests may take only part of each tag word, so that a writer
  * flooding the queue leaves tags for the read being anticipated.
  */
-static void as_depth_updated(struct blk_mq_hw_ctx *hctx)
+static void asmq_depth_updated(struct blk_mq_hw_ctx *hctx)
 {
-	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct asmq_data *ad = hctx->queue->elevator->elevator_data;
 	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
 	unsigned int word = 1U << bt->sb.shift;
 
@@ -172,33 +180,33 @@ static void as_depth_updated(struct blk_mq_hw_ctx *hctx)
 	sbitmap_queue_min_shallow_depth(bt, ad->async_depth);
 }
 
-static void as_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
+static void asmq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
-	struct as_data *ad = data->q->elevator->elevator_data;
+	struct asmq_data *ad = data->q->elevator->elevator_data;
 
 	if (!op_is_sync(opf))
 		data->shallow_depth = ad->async_depth;
 }
 
-static int as_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+static int asmq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 {
-	struct as_krq *slots;
+	struct asmq_rq *slots;
 
 	slots = kvcalloc(MAX_SCHED_RQ, sizeof(*slots), GFP_KERNEL);
 	if (!slots)
 		return -ENOMEM;
 	hctx->sched_data = slots;
-	as_depth_updated(hctx);
+	asmq_depth_updated(hctx);
 	return 0;
 }
 
-static void as_exit_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+static void asmq_exit_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 {
 	kvfree(hctx->sched_data);
 	hctx->sched_data = NULL;
 }
 
-static void as_init_icq(struct io_cq *icq)
+static void asmq_init_icq(struct io_cq *icq)
 {
 	antic_proc_init(&icq_to_aic(icq)->proc);
 }
@@ -207,9 +215,9 @@ static void as_init_icq(struct io_cq *icq)
  * The process (the io_context's last user) is gone. This runs under the
  * ioc lock (and the queue lock on elevator exit): no call into blk-mq.
  */
-static void as_exit_icq(struct io_cq *icq)
+static void asmq_exit_icq(struct io_cq *icq)
 {
-	struct as_data *ad = icq->q->elevator->elevator_data;
+	struct asmq_data *ad = icq->q->elevator->elevator_data;
 	struct antic_proc *p = &icq_to_aic(icq)->proc;
 	unsigned long flags;
 	bool run;
@@ -218,16 +226,16 @@ static void as_exit_icq(struct io_cq *icq)
 	as_proc_exit(&ad->as, p, ktime_get_ns());
 	run = as_has_work(&ad->as);
 	if (!run)
-		as_arm_timer(ad);
+		asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (run)
-		as_kick(ad);
+		asmq_kick(ad);
 }
 
-static void as_prepare_request(struct request *rq)
+static void asmq_prepare_request(struct request *rq)
 {
-	struct as_krq *slots = rq->mq_hctx->sched_data;
-	struct as_krq *krq;
+	struct asmq_rq *slots = rq->mq_hctx->sched_data;
+	struct asmq_rq *krq;
 
 	rq->elv.priv[0] = NULL;
 	rq->elv.icq = NULL;
@@ -235,26 +243,26 @@ static void as_prepare_request(struct request *rq)
 			 rq->internal_tag >= MAX_SCHED_RQ))
 		return;
 	krq = &slots[rq->internal_tag];
-	memset(krq, 0, sizeof(*krq));
+	memset(krq, 0, sizeof(*krq));	/* arq.state: ANTIC_RQ_NEW */
 	krq->rq = rq;
-	krq->state = KRQ_PREPARED;
 	rq->elv.priv[0] = krq;
 	rq->elv.icq = ioc_find_get_icq(rq->q);
 }
 
-/* Caller holds the lock. */
-static void as_complete_locked(struct as_data *ad, struct as_krq *krq, u64 now)
+/* Caller holds the lock. Core moves the request to DONE. */
+static void asmq_complete_locked(struct asmq_data *ad, struct asmq_rq *krq, u64 now)
 {
+	lockdep_assert_held(&ad->lock);
 	as_complete(&ad->as, &krq->arq, now);
-	krq->state = KRQ_BYPASS;	/* nothing more to tell the core */
 }
 
-static void as_after_event(struct as_data *ad, unsigned long flags)
+/* After an event under the lock: arm the timer, drop the lock, run the queues if there is work. */
+static void asmq_unlock_and_run(struct asmq_data *ad, unsigned long flags)
 	__releases(&ad->lock)
 {
 	bool run = as_has_work(&ad->as);
 
-	as_arm_timer(ad);
+	asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (run)
 		blk_mq_run_hw_queues(ad->q, true);
@@ -267,40 +275,40 @@ static void as_after_event(struct as_data *ad, unsigned long flags)
  * idle by us, and the driver's budget and tag wake-ups run the queue.
  * Running them on every completion cost a workqueue run per request.
  */
-static void as_completed_request(struct request *rq, u64 now)
+static void asmq_completed_request(struct request *rq, u64 now)
 {
-	struct as_data *ad = rq->q->elevator->elevator_data;
-	struct as_krq *krq = rq_krq(rq);
+	struct asmq_data *ad = rq->q->elevator->elevator_data;
+	struct asmq_rq *krq = rq_krq(rq);
 	unsigned long flags;
 	bool had_work, run;
 
-	if (!krq || krq->state != KRQ_DISPATCHED)
+	if (!krq || krq->arq.state != ANTIC_RQ_DISPATCHED)
 		return;
 	spin_lock_irqsave(&ad->lock, flags);
 	had_work = as_has_work(&ad->as);
-	as_complete_locked(ad, krq, now ? now : ktime_get_ns());
+	asmq_complete_locked(ad, krq, now ? now : ktime_get_ns());
 	run = !had_work && as_has_work(&ad->as);
-	as_arm_timer(ad);
+	asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	if (run)
 		blk_mq_run_hw_queues(ad->q, true);
 }
 
-static void as_finish_request(struct request *rq)
+static void asmq_finish_request(struct request *rq)
 {
-	struct as_data *ad = rq->q->elevator->elevator_data;
-	struct as_krq *krq = rq_krq(rq);
+	struct asmq_data *ad = rq->q->elevator->elevator_data;
+	struct asmq_rq *krq = rq_krq(rq);
 	unsigned long flags;
 
-	if (krq && krq->state == KRQ_DISPATCHED) {
+	if (krq && krq->arq.state == ANTIC_RQ_DISPATCHED) {
 		/* freed without a completion callback: account it here */
 		spin_lock_irqsave(&ad->lock, flags);
-		as_complete_locked(ad, krq, ktime_get_ns());
-		as_after_event(ad, flags);
+		asmq_complete_locked(ad, krq, ktime_get_ns());
+		asmq_unlock_and_run(ad, flags);
 	}
 	if (!krq)
 		return;
-	krq->state = KRQ_FREE;
+	krq->rq = NULL;	/* the slot is free */
 	if (rq->elv.icq) {
 		put_io_context(rq->elv.icq->ioc);
 		rq->elv.icq = NULL;
@@ -308,33 +316,33 @@ static void as_finish_request(struct request *rq)
 	rq->elv.priv[0] = NULL;
 }
 
-static void as_requeue_request(struct request *rq)
+static void asmq_requeue_request(struct request *rq)
 {
-	struct as_data *ad = rq->q->elevator->elevator_data;
-	struct as_krq *krq = rq_krq(rq);
+	struct asmq_data *ad = rq->q->elevator->elevator_data;
+	struct asmq_rq *krq = rq_krq(rq);
 	unsigned long flags;
 
-	if (!krq || krq->state != KRQ_DISPATCHED)
+	if (!krq || krq->arq.state != ANTIC_RQ_DISPATCHED)
 		return;
 	spin_lock_irqsave(&ad->lock, flags);
-	as_requeue(&ad->as, &krq->arq);
-	krq->state = KRQ_PREPARED;
-	as_after_event(ad, flags);
+	as_requeue(&ad->as, &krq->arq);	/* back to NEW */
+	asmq_unlock_and_run(ad, flags);
 }
 
 /* Caller holds the lock. */
-static void as_insert_one(struct as_data *ad, struct request *rq,
+static void asmq_insert_one(struct asmq_data *ad, struct request *rq,
 			  bool at_head, struct list_head *free, u64 now)
 {
 	struct request_queue *q = ad->q;
-	struct as_krq *krq = rq_krq(rq);
+	struct asmq_rq *krq = rq_krq(rq);
 
+	lockdep_assert_held(&ad->lock);
 	if (blk_mq_sched_try_insert_merge(q, rq, free))
 		return;
 	if (at_head || blk_rq_is_passthrough(rq) || !krq ||
-	    krq->state != KRQ_PREPARED) {
-		if (krq)
-			krq->state = KRQ_BYPASS;
+	    krq->arq.state != ANTIC_RQ_NEW) {
+		if (krq && krq->arq.state == ANTIC_RQ_NEW)
+			antic_rq_bypass(&krq->arq);
 		list_add_tail(&rq->queuelist, &ad->dispatch);
 		return;
 	}
@@ -343,7 +351,6 @@ static void as_insert_one(struct as_data *ad, struct request *rq,
 	krq->arq.sync = rq_is_sync(rq);
 	krq->arq.write = rq_data_dir(rq) == WRITE;
 	krq->arq.proc = rq->elv.icq ? &icq_to_aic(rq->elv.icq)->proc : NULL;
-	krq->state = KRQ_QUEUED;
 	as_add(&ad->as, &krq->arq, now);
 	if (rq_mergeable(rq)) {
 		elv_rqhash_add(q, rq);
@@ -352,10 +359,10 @@ static void as_insert_one(struct as_data *ad, struct request *rq,
 	}
 }
 
-static void as_insert_requests_common(struct blk_mq_hw_ctx *hctx,
+static void asmq_insert_requests_common(struct blk_mq_hw_ctx *hctx,
 				      struct list_head *list, bool at_head)
 {
-	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct asmq_data *ad = hctx->queue->elevator->elevator_data;
 	unsigned long flags;
 	u64 now = ktime_get_ns();
 	LIST_HEAD(free);
@@ -366,9 +373,9 @@ static void as_insert_requests_common(struct blk_mq_hw_ctx *hctx,
 						      queuelist);
 
 		list_del_init(&rq->queuelist);
-		as_insert_one(ad, rq, at_head, &free, now);
+		asmq_insert_one(ad, rq, at_head, &free, now);
 	}
-	as_arm_timer(ad);
+	asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	while (!list_empty(&free)) {
 		struct request *rq = list_first_entry(&free, struct request,
@@ -379,11 +386,11 @@ static void as_insert_requests_common(struct blk_mq_hw_ctx *hctx,
 	}
 }
 
-AS_DEFINE_INSERT_REQUESTS(as_insert_requests, as_insert_requests_common)
+KC_DEFINE_INSERT_REQUESTS(asmq_insert_requests, asmq_insert_requests_common)
 
-static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
+static struct request *asmq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 {
-	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct asmq_data *ad = hctx->queue->elevator->elevator_data;
 	struct request_queue *q = hctx->queue;
 	struct request *rq = NULL;
 	struct antic_rq *arq;
@@ -396,15 +403,14 @@ static struct request *as_dispatch_request(struct blk_mq_hw_ctx *hctx)
 		goto out;
 	}
 	if (as_dispatch(&ad->as, ktime_get_ns(), &arq) == ANTIC_DISPATCH) {
-		struct as_krq *krq = arq_krq(arq);
+		struct asmq_rq *krq = arq_krq(arq);
 
 		rq = krq->rq;
-		krq->state = KRQ_DISPATCHED;
 		elv_rqhash_del(q, rq);
 		if (q->last_merge == rq)
 			q->last_merge = NULL;
 	}
-	as_arm_timer(ad);
+	asmq_arm_timer(ad);
 out:
 	if (rq)
 		rq->rq_flags |= RQF_STARTED;
@@ -412,9 +418,9 @@ out:
 	return rq;
 }
 
-static bool as_has_work_hctx(struct blk_mq_hw_ctx *hctx)
+static bool asmq_has_work_hctx(struct blk_mq_hw_ctx *hctx)
 {
-	struct as_data *ad = hctx->queue->elevator->elevator_data;
+	struct asmq_data *ad = hctx->queue->elevator->elevator_data;
 	unsigned long flags;
 	bool work;
 
@@ -425,12 +431,13 @@ static bool as_has_work_hctx(struct blk_mq_hw_ctx *hctx)
 }
 
 /* Merges: the lock is held by bio_merge or insert when these run. */
-static int as_request_merge(struct request_queue *q, struct request **req,
+static int asmq_request_merge(struct request_queue *q, struct request **req,
 			    struct bio *bio)
 {
-	struct as_data *ad = q->elevator->elevator_data;
+	struct asmq_data *ad = q->elevator->elevator_data;
 	struct antic_rq *arq;
 
+	lockdep_assert_held(&ad->lock);
 	arq = as_find_starting_at(&ad->as, op_is_sync(bio->bi_opf),
 				  bio_end_sector(bio));
 	if (arq && elv_bio_merge_ok(arq_krq(arq)->rq, bio)) {
@@ -440,13 +447,14 @@ static int as_request_merge(struct request_queue *q, struct request **req,
 	return ELEVATOR_NO_MERGE;
 }
 
-static void as_request_merged(struct request_queue *q, struct request *rq,
+static void asmq_request_merged(struct request_queue *q, struct request *rq,
 			      enum elv_merge type)
 {
-	struct as_data *ad = q->elevator->elevator_data;
-	struct as_krq *krq = rq_krq(rq);
+	struct asmq_data *ad = q->elevator->elevator_data;
+	struct asmq_rq *krq = rq_krq(rq);
 
-	if (!krq || krq->state != KRQ_QUEUED)
+	lockdep_assert_held(&ad->lock);
+	if (!krq || krq->arq.state != ANTIC_RQ_QUEUED)
 		return;
 	if (type == ELEVATOR_FRONT_MERGE)
 		as_front_merged(&ad->as, &krq->arq, blk_rq_pos(rq));
@@ -454,17 +462,17 @@ static void as_request_merged(struct request_queue *q, struct request *rq,
 		as_back_merged(&ad->as, &krq->arq, blk_rq_sectors(rq));
 }
 
-static void as_requests_merged(struct request_queue *q, struct request *rq,
+static void asmq_requests_merged(struct request_queue *q, struct request *rq,
 			       struct request *next)
 {
-	struct as_data *ad = q->elevator->elevator_data;
-	struct as_krq *krq = rq_krq(rq), *nkrq = rq_krq(next);
+	struct asmq_data *ad = q->elevator->elevator_data;
+	struct asmq_rq *krq = rq_krq(rq), *nkrq = rq_krq(next);
 
-	if (!krq || krq->state != KRQ_QUEUED)
+	lockdep_assert_held(&ad->lock);
+	if (!krq || krq->arq.state != ANTIC_RQ_QUEUED)
 		return;
-	if (nkrq && nkrq->state == KRQ_QUEUED) {
-		as_merge_requests(&ad->as, &krq->arq, &nkrq->arq);
-		nkrq->state = KRQ_BYPASS;
+	if (nkrq && nkrq->arq.state == ANTIC_RQ_QUEUED) {
+		as_merge_requests(&ad->as, &krq->arq, &nkrq->arq);	/* next: DONE */
 		elv_rqhash_del(q, next);
 		if (q->last_merge == next)
 			q->last_merge = NULL;
@@ -473,10 +481,10 @@ static void as_requests_merged(struct request_queue *q, struct request *rq,
 	as_back_merged(&ad->as, &krq->arq, blk_rq_sectors(rq));
 }
 
-static bool as_bio_merge(struct request_queue *q, struct bio *bio,
+static bool asmq_bio_merge(struct request_queue *q, struct bio *bio,
 			 unsigned int nr_segs)
 {
-	struct as_data *ad = q->elevator->elevator_data;
+	struct asmq_data *ad = q->elevator->elevator_data;
 	struct request *free = NULL;
 	unsigned long flags;
 	bool merged;
@@ -495,11 +503,11 @@ static bool as_bio_merge(struct request_queue *q, struct bio *bio,
  * Each file finds its tunable in core's table by the file's own name, so
  * the table's order cannot move a file onto another tunable.
  */
-static ssize_t as_tunable_show(struct elevator_queue *e, char *page,
+static ssize_t asmq_tunable_show(struct elevator_queue *e, char *page,
 			       const char *name)
 {
 	const struct as_tunable_desc *d = as_tunable_find(name);
-	struct as_data *ad = e->elevator_data;
+	struct asmq_data *ad = e->elevator_data;
 	const u64 *v;
 
 	if (!d)
@@ -508,11 +516,11 @@ static ssize_t as_tunable_show(struct elevator_queue *e, char *page,
 	return sysfs_emit(page, "%llu\n", div_u64(READ_ONCE(*v), NSEC_PER_MSEC));
 }
 
-static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
+static ssize_t asmq_tunable_store(struct elevator_queue *e, const char *page,
 				size_t count, const char *name)
 {
 	const struct as_tunable_desc *d = as_tunable_find(name);
-	struct as_data *ad = e->elevator_data;
+	struct asmq_data *ad = e->elevator_data;
 	struct as_tunables t;
 	unsigned long flags;
 	unsigned int ms;
@@ -531,26 +539,26 @@ static ssize_t as_tunable_store(struct elevator_queue *e, const char *page,
 	return count;
 }
 
-#define AS_TUNABLE(name)						\
-static ssize_t as_##name##_show(struct elevator_queue *e, char *page)	\
+#define ASMQ_TUNABLE(name)						\
+static ssize_t asmq_##name##_show(struct elevator_queue *e, char *page)	\
 {									\
-	return as_tunable_show(e, page, #name);				\
+	return asmq_tunable_show(e, page, #name);				\
 }									\
-static ssize_t as_##name##_store(struct elevator_queue *e,		\
+static ssize_t asmq_##name##_store(struct elevator_queue *e,		\
 				 const char *page, size_t count)	\
 {									\
-	return as_tunable_store(e, page, count, #name);			\
+	return asmq_tunable_store(e, page, count, #name);			\
 }
-AS_TUNABLE(antic_expire)
-AS_TUNABLE(read_expire)
-AS_TUNABLE(write_expire)
-AS_TUNABLE(read_batch_expire)
-AS_TUNABLE(write_batch_expire)
-#undef AS_TUNABLE
+ASMQ_TUNABLE(antic_expire)
+ASMQ_TUNABLE(read_expire)
+ASMQ_TUNABLE(write_expire)
+ASMQ_TUNABLE(read_batch_expire)
+ASMQ_TUNABLE(write_batch_expire)
+#undef ASMQ_TUNABLE
 
-static ssize_t as_est_time_show(struct elevator_queue *e, char *page)
+static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
 {
-	struct as_data *ad = e->elevator_data;
+	struct asmq_data *ad = e->elevator_data;
 	struct as_estimates est;
 	unsigned long flags;
 
@@ -567,24 +575,24 @@ static ssize_t as_est_time_show(struct elevator_queue *e, char *page)
 			  est.new_seek_mean);
 }
 
-#define AS_ATTR_RW(name) __ATTR(name, 0644, as_##name##_show, as_##name##_store)
-static struct elv_fs_entry as_attrs[] = {
-	AS_ATTR_RW(antic_expire),
-	AS_ATTR_RW(read_expire),
-	AS_ATTR_RW(write_expire),
-	AS_ATTR_RW(read_batch_expire),
-	AS_ATTR_RW(write_batch_expire),
-	__ATTR(est_time, 0444, as_est_time_show, NULL),
+#define ASMQ_ATTR_RW(name) __ATTR(name, 0644, asmq_##name##_show, asmq_##name##_store)
+static struct elv_fs_entry asmq_attrs[] = {
+	ASMQ_ATTR_RW(antic_expire),
+	ASMQ_ATTR_RW(read_expire),
+	ASMQ_ATTR_RW(write_expire),
+	ASMQ_ATTR_RW(read_batch_expire),
+	ASMQ_ATTR_RW(write_batch_expire),
+	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };
 
 /* ---- debugfs: what the scheduler has been doing ---- */
 
 #ifdef CONFIG_BLK_DEBUG_FS
-static int as_counters_show(void *data, struct seq_file *m)
+static int asmq_counters_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
-	struct as_data *ad = q->elevator->elevator_data;
+	struct asmq_data *ad = q->elevator->elevator_data;
 	struct as_counters c;
 	unsigned long flags;
 	u32 queued, nr_dispatched;
@@ -611,10 +619,10 @@ static int as_counters_show(void *data, struct seq_file *m)
 	return 0;
 }
 
-static int as_dispatch_list_show(void *data, struct seq_file *m)
+static int asmq_dispatch_list_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
-	struct as_data *ad = q->elevator->elevator_data;
+	struct asmq_data *ad = q->elevator->elevator_data;
 	struct request *rq;
 	unsigned long flags;
 
@@ -625,40 +633,40 @@ static int as_dispatch_list_show(void *data, struct seq_file *m)
 	return 0;
 }
 
-static const struct blk_mq_debugfs_attr as_debugfs_attrs[] = {
-	{ "counters", 0400, as_counters_show },
-	{ "dispatch", 0400, as_dispatch_list_show },
+static const struct blk_mq_debugfs_attr asmq_debugfs_attrs[] = {
+	{ "counters", 0400, asmq_counters_show },
+	{ "dispatch", 0400, asmq_dispatch_list_show },
 	{},
 };
 #endif
 
-static struct elevator_type as_iosched = {
+static struct elevator_type asmq_iosched = {
 	.ops = {
-		.init_sched		= as_init_sched,
-		.exit_sched		= as_exit_sched,
-		.init_hctx		= as_init_hctx,
-		.exit_hctx		= as_exit_hctx,
-		.depth_updated		= as_depth_updated,
-		.limit_depth		= as_limit_depth,
-		.bio_merge		= as_bio_merge,
-		.request_merge		= as_request_merge,
-		.request_merged		= as_request_merged,
-		.requests_merged	= as_requests_merged,
-		.prepare_request	= as_prepare_request,
-		.finish_request		= as_finish_request,
-		.insert_requests	= as_insert_requests,
-		.dispatch_request	= as_dispatch_request,
-		.has_work		= as_has_work_hctx,
-		.completed_request	= as_completed_request,
-		.requeue_request	= as_requeue_request,
-		.init_icq		= as_init_icq,
-		.exit_icq		= as_exit_icq,
+		.init_sched		= asmq_init_sched,
+		.exit_sched		= asmq_exit_sched,
+		.init_hctx		= asmq_init_hctx,
+		.exit_hctx		= asmq_exit_hctx,
+		.depth_updated		= asmq_depth_updated,
+		.limit_depth		= asmq_limit_depth,
+		.bio_merge		= asmq_bio_merge,
+		.request_merge		= asmq_request_merge,
+		.request_merged		= asmq_request_merged,
+		.requests_merged	= asmq_requests_merged,
+		.prepare_request	= asmq_prepare_request,
+		.finish_request		= asmq_finish_request,
+		.insert_requests	= asmq_insert_requests,
+		.dispatch_request	= asmq_dispatch_request,
+		.has_work		= asmq_has_work_hctx,
+		.completed_request	= asmq_completed_request,
+		.requeue_request	= asmq_requeue_request,
+		.init_icq		= asmq_init_icq,
+		.exit_icq		= asmq_exit_icq,
 	},
-	.icq_size = sizeof(struct as_icq),
-	.icq_align = __alignof__(struct as_icq),
-	.elevator_attrs = as_attrs,
+	.icq_size = sizeof(struct asmq_icq),
+	.icq_align = __alignof__(struct asmq_icq),
+	.elevator_attrs = asmq_attrs,
 #ifdef CONFIG_BLK_DEBUG_FS
-	.queue_debugfs_attrs = as_debugfs_attrs,
+	.queue_debugfs_attrs = asmq_debugfs_attrs,
 #endif
 	.elevator_name = "anticipatory",
 	.elevator_alias = "as",
@@ -671,12 +679,12 @@ MODULE_ALIAS("anticipatory-iosched");
  * tunable must have its file: refuse to load rather than ship a file
  * that fails or a tunable that cannot be set.
  */
-static bool as_attrs_match_table(void)
+static bool asmq_attrs_match_table(void)
 {
 	const struct elv_fs_entry *a;
 	int n = 0;
 
-	for (a = as_attrs; a->attr.name; a++) {
+	for (a = asmq_attrs; a->attr.name; a++) {
 		if (!a->store)
 			continue;
 		if (!as_tunable_find(a->attr.name))
@@ -686,20 +694,20 @@ static bool as_attrs_match_table(void)
 	return n == AS_NR_TUNABLES;
 }
 
-static int __init as_module_init(void)
+static int __init asmq_module_init(void)
 {
-	if (WARN_ON(!as_attrs_match_table()))
+	if (WARN_ON(!asmq_attrs_match_table()))
 		return -EINVAL;
-	return elv_register(&as_iosched);
+	return elv_register(&asmq_iosched);
 }
 
-static void __exit as_module_exit(void)
+static void __exit asmq_module_exit(void)
 {
-	elv_unregister(&as_iosched);
+	elv_unregister(&asmq_iosched);
 }
 
-module_init(as_module_init);
-module_exit(as_module_exit);
+module_init(asmq_module_init);
+module_exit(asmq_module_exit);
 
 MODULE_AUTHOR("antic developers");
 MODULE_LICENSE("GPL");

@@ -2,7 +2,7 @@
 # Runs the kernel's scripts/checkpatch.pl over kernel/ and core/. The
 # script comes from Debian's linux-source package (extracted once into
 # kernel/build/checkpatch). Fails on any error, and on any warning except
-# the LINUX_VERSION_CODE ones that as-compat.h exists to contain.
+# the LINUX_VERSION_CODE ones that kcompat.h exists to contain.
 # Usage: checkpatch.sh [path/to/checkpatch.pl]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +20,7 @@ cd "$here/.."
 out=$(perl "$cp" --no-tree -f --terse --show-types kernel/*.c kernel/*.h core/*.c core/*.h 2>&1 || true)
 printf '%s\n' "$out"
 bad=$(printf '%s\n' "$out" | grep -E ': (ERROR|WARNING):' |
-	grep -v '^kernel/as-compat.h:.*\(LINUX_VERSION_CODE\|CONSTANT_COMPARISON\)' || true)
+	grep -v '^kernel/kcompat.h:.*\(LINUX_VERSION_CODE\|CONSTANT_COMPARISON\)' || true)
 if [ -n "$bad" ]; then
 	echo "checkpatch: problems above"
 	exit 1

@@ -18,7 +18,7 @@
 #include <linux/idr.h>
 
 #include "core/disk.h"
-#include "as-compat.h"
+#include "kcompat.h"
 
 #define HDDSIM_MAX_DEVICES 8
 

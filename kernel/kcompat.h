@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * as-compat.h - the one place where the elevator API of the supported
+ * kcompat.h - the one place where the elevator API of the supported
  * kernels (6.1 and 6.12 LTS) differs for anticipatory and hddsim. Kernels after
  * 6.12 (6.17 moved elevator queue allocation and changed depth_updated)
  * would add their differences here.
  */
-#ifndef AS_COMPAT_H
-#define AS_COMPAT_H
+#ifndef ANTIC_KCOMPAT_H
+#define ANTIC_KCOMPAT_H
 
 #include <linux/version.h>
 
@@ -16,14 +16,14 @@
 
 /* insert_requests took "bool at_head" before 6.5, blk_insert_t after */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
-#define AS_DEFINE_INSERT_REQUESTS(name, common)				\
+#define KC_DEFINE_INSERT_REQUESTS(name, common)				\
 static void name(struct blk_mq_hw_ctx *hctx, struct list_head *list,	\
 		 blk_insert_t flags)					\
 {									\
 	common(hctx, list, flags & BLK_MQ_INSERT_AT_HEAD);		\
 }
 #else
-#define AS_DEFINE_INSERT_REQUESTS(name, common)				\
+#define KC_DEFINE_INSERT_REQUESTS(name, common)				\
 static void name(struct blk_mq_hw_ctx *hctx, struct list_head *list,	\
 		 bool at_head)						\
 {									\
@@ -70,4 +70,4 @@ static inline struct gendisk *hddsim_alloc_disk(struct blk_mq_tag_set *set,
 #error "hddsim supports 6.1-6.8 and 6.11-6.12"
 #endif
 
-#endif /* AS_COMPAT_H */
+#endif /* ANTIC_KCOMPAT_H */
