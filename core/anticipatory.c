@@ -303,7 +303,12 @@ void as_handle_expiry(struct as_sched *as, u64 now)
 		end_wait(as, AS_END_TIMEOUT);
 }
 
-static bool fifo_expired(struct as_sched *as, int dir, u64 now)
+/*
+ * Look at @dir's FIFO, at most once per expire period: true when its head
+ * is past its deadline. Looking is an action (it is remembered, and an
+ * expiry counted), hence not a pure "fifo_expired()".
+ */
+static bool check_fifo(struct as_sched *as, int dir, u64 now)
 {
 	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
 					 as->tun.write_expire;
@@ -484,7 +489,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 	if (!(reads && writes && batch_expired(as, now))) {
 		rq = elevator_next(as, dir);
 		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
-			if (fifo_expired(as, ANTIC_SYNC, now)) {
+			if (check_fifo(as, ANTIC_SYNC, now)) {
 				if (waiting(as))
 					end_wait(as, AS_END_DEADLINE);
 				rq = as->q[ANTIC_SYNC].fifo_head;
@@ -494,7 +499,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 				return anticipate(as, now);
 		}
 		if (rq) {
-			if (fifo_expired(as, dir, now))
+			if (check_fifo(as, dir, now))
 				rq = as->q[dir].fifo_head;
 			goto dispatch;
 		}
