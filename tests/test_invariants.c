@@ -68,6 +68,7 @@ static void test_double_completion_warns(void)
 	CHECK(as_dispatch(&as, 1, &out) == ANTIC_DISPATCH);
 	as_complete(&as, &a, 2);
 	CHECK_EQ(antic_warnings, before);
+	fprintf(stderr, "  (three warnings expected here:)\n");
 	as_complete(&as, &a, 3);
 	/* the state, the scheduler's in-flight count and the process's */
 	CHECK_EQ(antic_warnings, before + 3);
@@ -90,6 +91,7 @@ static void test_bypass_then_add_warns(void)
 	antic_rq_bypass(&a);
 	CHECK_EQ(a.state, ANTIC_RQ_DONE);
 	CHECK_EQ(antic_warnings, before);
+	fprintf(stderr, "  (one warning expected here:)\n");
 	dl_policy_ops.add(&dl, &a, 0);
 	CHECK_EQ(antic_warnings, before + 1);
 	antic_warnings = before;
