@@ -8,6 +8,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "trace.h"
+#include "pidmap.h"
+#include "../core/compat.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +27,9 @@
 #define OUT_SLOTS 65536
 #define PDU_MAX 65536
 
+/* what dependency inference keeps per process: t->procs[pidmap index] */
 struct tproc {
-	uint32_t pid;
-	bool used, seen;
+	bool seen;
 	char comm[17];
 	uint32_t outstanding;
 	uint64_t done;		/* raw time of its last completion */
@@ -73,9 +75,9 @@ struct trace {
 	bool have_devnum;
 	bool devnum_kept;	/* it passed the device filter (once, not per record) */
 	char devname[32];
-	struct tproc *procs;
+	struct pidmap pids;
+	struct tproc *procs;	/* by the pid's index in pids */
 	size_t cap_procs;
-	struct tproc *last_proc;	/* the last one asked for: records come in runs */
 	struct outreq *out;
 	int *bucket, free_out;
 	/* where emit() puts its record: trace_next's caller's, not a copy */
@@ -129,70 +131,41 @@ static int fail(struct trace *t, char *err, size_t errlen, const char *field,
 
 /* ---- processes and outstanding requests ---- */
 
-static uint32_t hash32(uint64_t x)
+/* A process seen for the first time. NULL: out of memory. */
+static struct tproc *proc_add(struct trace *t, uint32_t pid)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (uint32_t)x;
-}
+	int i;
 
-static struct tproc *proc_lookup(struct trace *t, uint32_t pid)
-{
-	size_t i, mask;
-
-	if ((t->st.procs + 1) * 2 > t->cap_procs) {
-		size_t cap = t->cap_procs ? t->cap_procs * 2 : 64, j;
-		struct tproc *n = calloc(cap, sizeof(*n));
+	if ((size_t)pidmap_count(&t->pids) == t->cap_procs) {
+		size_t cap = t->cap_procs ? t->cap_procs * 2 : 64;
+		struct tproc *n = realloc(t->procs, cap * sizeof(*n));
 
 		if (!n)
 			return NULL;
-		for (j = 0; j < t->cap_procs; j++) {
-			if (!t->procs[j].used)
-				continue;
-			for (i = hash32(t->procs[j].pid) & (cap - 1); n[i].used; i = (i + 1) & (cap - 1))
-				;
-			n[i] = t->procs[j];
-		}
-		free(t->procs);
+		memset(n + t->cap_procs, 0, (cap - t->cap_procs) * sizeof(*n));
 		t->procs = n;
 		t->cap_procs = cap;
 	}
-	mask = t->cap_procs - 1;
-	for (i = hash32(pid) & mask; t->procs[i].used; i = (i + 1) & mask)
-		if (t->procs[i].pid == pid)
-			return t->last_proc = &t->procs[i];
-	t->procs[i].used = true;
-	t->procs[i].pid = pid;
+	i = pidmap_add(&t->pids, pid);
+	if (i < 0)
+		return NULL;
 	t->st.procs++;
-	return t->last_proc = &t->procs[i];
+	return &t->procs[i];
 }
 
-/* Records come in runs from one process: the last one asked for, inline. */
+/* Records come in runs from one process: pidmap_find's last hit is inline. */
 static inline struct tproc *proc_get(struct trace *t, uint32_t pid)
 {
-	if (t->last_proc && t->last_proc->pid == pid)
-		return t->last_proc;
-	return proc_lookup(t, pid);
-}
+	int i = pidmap_find(&t->pids, pid);
 
-static const struct tproc *proc_find(const struct trace *t, uint32_t pid)
-{
-	size_t i, mask = t->cap_procs - 1;
-
-	if (!t->cap_procs)
-		return NULL;
-	for (i = hash32(pid) & mask; t->procs[i].used; i = (i + 1) & mask)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
-	return NULL;
+	return i >= 0 ? &t->procs[i] : proc_add(t, pid);
 }
 
 const char *trace_proc_name(const struct trace *t, uint32_t pid)
 {
-	const struct tproc *p = proc_find(t, pid);
+	int i = pidmap_index(&t->pids, pid);
 
-	return p && p->comm[0] ? p->comm : NULL;
+	return i >= 0 && t->procs[i].comm[0] ? t->procs[i].comm : NULL;
 }
 
 static void set_comm(struct trace *t, uint32_t pid, const char *s, size_t n)
@@ -226,7 +199,7 @@ static int out_init(struct trace *t)
 static void out_add(struct trace *t, uint64_t sector, uint32_t nr, uint32_t pid)
 {
 	int i = t->free_out;
-	uint32_t b = hash32(sector) & (OUT_SLOTS - 1);
+	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
 
 	if (i < 0)
 		return;	/* full: this one's completion will not be matched */
@@ -238,7 +211,7 @@ static void out_add(struct trace *t, uint64_t sector, uint32_t nr, uint32_t pid)
 /* Remove the request starting at @sector; its pid in @pid, its size in @nr. */
 static bool out_take(struct trace *t, uint64_t sector, uint32_t *pid, uint32_t *nr)
 {
-	uint32_t b = hash32(sector) & (OUT_SLOTS - 1);
+	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
 	int *pp = &t->bucket[b], i;
 
 	for (i = *pp; i >= 0; pp = &t->out[i].next, i = *pp) {
@@ -948,6 +921,8 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 {
 	struct trace *t = calloc(1, sizeof(*t));
 
+	if (t)
+		pidmap_init(&t->pids);
 	if (!t || !(t->path = strdup(path)) || out_init(t)) {
 		snprintf(err, errlen, "out of memory");
 		trace_close(t);
@@ -1066,6 +1041,7 @@ void trace_close(struct trace *t)
 	}
 	free(t->cpu);
 	free(t->pdu);
+	pidmap_free(&t->pids);
 	free(t->procs);
 	free(t->out);
 	free(t->bucket);
