@@ -157,34 +157,6 @@ static bool blank(const char *s)
 }
 
 
-/* ---- spc ---- */
-
-int tr_spc_line(struct trace *t, char *err, size_t errlen)
-{
-	char *f[8], dev[32];
-	uint64_t asu, lba, size, ns;
-	int n = tr_split(t->line, ',', f, 7);
-	char *op;
-
-	if (n < 5)
-		return tr_fail(t, err, errlen, "record", "want ASU,LBA,Size,Opcode,Timestamp, got %d fields", n);
-	if (tr_u64(f[0], &asu))
-		return tr_fail(t, err, errlen, "ASU", "'%s' is not a number", f[0]);
-	if (tr_u64(f[1], &lba))
-		return tr_fail(t, err, errlen, "LBA", "'%s' is not a number", f[1]);
-	if (tr_u64(f[2], &size) || size > UINT32_MAX)
-		return tr_fail(t, err, errlen, "Size", "'%s' is not a size in bytes", f[2]);
-	for (op = f[3]; *op == ' '; op++)
-		;
-	if (!strchr("rRwW", *op) || !*op || (op[1] && op[1] != ' ' && op[1] != '\r'))
-		return tr_fail(t, err, errlen, "Opcode", "want r or w, got '%s'", f[3]);
-	if (tr_dec_ns(f[4], &ns))
-		return tr_fail(t, err, errlen, "Timestamp", "'%s' is not seconds", f[4]);
-	snprintf(dev, sizeof(dev), "%" PRIu64, asu);
-	return tr_emit(t, ns, dev, lba, (size + 511) / 512, *op == 'w' || *op == 'W', false,
-		       0, false, 0, err, errlen);
-}
-
 /* ---- iolog ---- */
 
 int tr_iolog_line(struct trace *t, char *err, size_t errlen)
