@@ -153,8 +153,11 @@ bool tr_blktrace_magic(uint32_t m)
 	return magic_ok(m) || magic_ok(sw32(m));
 }
 
-/* The earliest record of all the files is the next one. */
-int tr_blktrace_step(struct trace *t, char *err, size_t errlen)
+/*
+ * One record, the earliest of all the files': 1 when it made a record
+ * (in *t->out_rec), 0 when it made none, -1 with @err.
+ */
+static int step(struct trace *t, char *err, size_t errlen)
 {
 	struct blktrace *bt = t->bt;
 	struct cpufile *c = NULL;
@@ -216,6 +219,18 @@ int tr_blktrace_step(struct trace *t, char *err, size_t errlen)
 		return rc;
 	if (cpu_read(c, err, errlen) < 0)
 		return -1;
+	return rc;
+}
+
+/* Inside this file, so that step() is inlined: it was a tenth of reading's time. */
+int tr_blktrace_next(struct trace *t, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	while (!t->ended && !(rc = step(t, err, errlen)))
+		;
+	if (rc > 0)
+		t->out_rec->line = t->rec_off;
 	return rc;
 }
 

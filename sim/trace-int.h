@@ -77,7 +77,7 @@ int tr_iolog_line(struct trace *t, char *err, size_t errlen);
 /* trace-blktrace.c */
 bool tr_blktrace_magic(uint32_t m);	/* a record's first word, either byte order */
 int tr_blktrace_open(struct trace *t, char *err, size_t errlen);
-int tr_blktrace_step(struct trace *t, char *err, size_t errlen);	/* as the text lines */
+int tr_blktrace_next(struct trace *t, char *err, size_t errlen);	/* as trace_next */
 void tr_blktrace_close(struct trace *t);
 
 #endif

@@ -276,41 +276,39 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 
 	*err = 0;
 	t->out_rec = r;	/* written only when a record is returned */
+	/* its own loop, for speed; binary damage cannot be skipped, it ends the read */
+	if (t->fmt == TF_BLKTRACE)
+		return tr_blktrace_next(t, err, errlen);
 	while (!t->ended) {
-		if (t->fmt == TF_BLKTRACE) {
-			rc = tr_blktrace_step(t, err, errlen);
-		} else {
-			rc = next_line(t, err, errlen);
-			if (rc <= 0) {
-				if (rc == 0)
-					t->ended = true;
-				else if (t->o.skip_bad && strstr(err, "longer than")) {
-					/* drop the rest of the overlong line */
-					int ch;
+		rc = next_line(t, err, errlen);
+		if (rc <= 0) {
+			if (rc == 0)
+				t->ended = true;
+			else if (t->o.skip_bad && strstr(err, "longer than")) {
+				/* drop the rest of the overlong line */
+				int ch;
 
-					while ((ch = fgetc(t->f)) != EOF && ch != '\n')
-						;
-					t->st.bad++;
-					continue;
-				}
-				if (rc < 0)
-					return -1;
-				break;
-			}
-			if (blank(t->line) && t->fmt != TF_IOLOG2 && t->fmt != TF_IOLOG3)
+				while ((ch = fgetc(t->f)) != EOF && ch != '\n')
+					;
+				t->st.bad++;
 				continue;
-			if (blank(t->line) && t->lineno > 1)
-				continue;
-			switch (t->fmt) {
-			case TF_BLKPARSE: rc = tr_blkparse_line(t, err, errlen); break;
-			case TF_MSR: rc = tr_msr_line(t, err, errlen); break;
-			case TF_SPC: rc = tr_spc_line(t, err, errlen); break;
-			default: rc = tr_iolog_line(t, err, errlen); break;
 			}
+			if (rc < 0)
+				return -1;
+			break;
+		}
+		if (blank(t->line) && t->fmt != TF_IOLOG2 && t->fmt != TF_IOLOG3)
+			continue;
+		if (blank(t->line) && t->lineno > 1)
+			continue;
+		switch (t->fmt) {
+		case TF_BLKPARSE: rc = tr_blkparse_line(t, err, errlen); break;
+		case TF_MSR: rc = tr_msr_line(t, err, errlen); break;
+		case TF_SPC: rc = tr_spc_line(t, err, errlen); break;
+		default: rc = tr_iolog_line(t, err, errlen); break;
 		}
 		if (rc < 0) {
-			/* binary damage cannot be skipped: the next record's start is lost */
-			if (t->o.skip_bad && t->fmt != TF_BLKTRACE && !strstr(err, "more than one device")) {
+			if (t->o.skip_bad && !strstr(err, "more than one device")) {
 				t->st.bad++;
 				*err = 0;
 				continue;
@@ -318,7 +316,7 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 			return -1;
 		}
 		if (rc > 0) {
-			r->line = t->fmt == TF_BLKTRACE ? t->rec_off : t->lineno;
+			r->line = t->lineno;
 			return 1;
 		}
 	}
