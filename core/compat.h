@@ -90,6 +90,22 @@ static inline bool antic_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/*
+ * A 64-bit integer mixer: every input bit moves every output bit, so the
+ * low bits of the result serve as a hash (the treap's priorities, the
+ * simulator's pid and sector tables) and the same input always gives the
+ * same tree or table.
+ */
+static inline u64 antic_mix64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
 /* Integer square root (floor), used by the seek curve. */
 static inline u64 antic_isqrt64(u64 x)
 {

@@ -36,12 +36,7 @@ static bool key_less(const struct antic_rq *a, const struct antic_rq *b)
 /* A fixed mix of seq gives balanced-on-average trees, deterministically. */
 static u32 prio_of(u64 seq)
 {
-	seq ^= seq >> 33;
-	seq *= 0xff51afd7ed558ccdULL;
-	seq ^= seq >> 33;
-	seq *= 0xc4ceb9fe1a85ec53ULL;
-	seq ^= seq >> 33;
-	return (u32)seq;
+	return (u32)antic_mix64(seq);
 }
 
 /* Split @t into keys before @key (*l) and keys not before it (*r). */

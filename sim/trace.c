@@ -1,87 +1,22 @@
 /*
- * trace.c - the trace readers. Each format's parser turns a line (or a
- * blktrace record) into a raw event; emit() applies the device filter and
- * the time window and infers each record's relation to its process's
- * previous request from the completions the trace recorded. Memory: one
- * line or one record per blktrace CPU file, a table of processes, and a
- * bounded table of requests awaiting their completion.
+ * trace.c - the trace readers' one interface (trace.h): format names and
+ * detection, opening, the loop that reads lines or blktrace records and
+ * hands each to its format's parser (trace-FORMAT.c), skipping what
+ * --skip-bad allows, and the fio iolog v3 writer; also what the text
+ * formats share, the line reader and number parsing. Each parser hands
+ * its I/O to tr_emit() (trace-dep.c). Memory: one line, or one record
+ * per blktrace CPU file, besides trace-dep.c's tables.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "trace.h"
+#include "trace-int.h"
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <linux/blktrace_api.h>
-
-#define LINE_MAX_LEN 4096
-#define MAX_CPU_FILES 1024
-/* requests awaiting completion: enough for any queue; beyond, not tracked */
-#define OUT_SLOTS 65536
-#define PDU_MAX 65536
-
-struct tproc {
-	uint32_t pid;
-	bool used, seen;
-	char comm[17];
-	uint32_t outstanding;
-	uint64_t done;		/* raw time of its last completion */
-};
-
-struct outreq {
-	uint64_t sector;
-	uint32_t nr, pid;
-	int next;		/* hash chain or free list */
-};
-
-/*
- * One blktrace per-CPU file, read through a buffer of our own: fread of
- * one 48-byte record at a time was a tenth of a replay's time.
- */
-#define CF_BUF 65536
-
-struct cpufile {
-	int fd;
-	char *name;
-	bool swap, has;
-	uint64_t off;		/* of the current record */
-	struct blk_io_trace cur;
-	unsigned char *buf;
-	size_t pos, len;	/* unread bytes: buf[pos, len) */
-};
-
-struct trace {
-	enum trace_fmt fmt;
-	struct trace_opts o;
-	char *path;
-	FILE *f;
-	uint64_t lineno;
-	char line[LINE_MAX_LEN + 2];
-	struct cpufile *cpu;
-	unsigned ncpu;
-	unsigned char *pdu;
-	char dev[80];
-	bool have_dev, have_t0, ended;
-	uint64_t t0, last_t, v2_time;
-	struct trace_stats st;
-	uint32_t devnum;	/* blktrace: the last device seen, and its name */
-	bool have_devnum;
-	bool devnum_kept;	/* it passed the device filter (once, not per record) */
-	char devname[32];
-	struct tproc *procs;
-	size_t cap_procs;
-	struct tproc *last_proc;	/* the last one asked for: records come in runs */
-	struct outreq *out;
-	int *bucket, free_out;
-	/* where emit() puts its record: trace_next's caller's, not a copy */
-	struct trace_rec *out_rec;
-	uint64_t rec_off;	/* blktrace: the byte offset of the record at hand */
-};
 
 static const char *const fmt_names[TF_NR] = {
 	"auto", "blktrace", "blkparse", "msr", "spc", "iolog2", "iolog3",
@@ -109,8 +44,8 @@ enum trace_fmt trace_format(const struct trace *t) { return t->fmt; }
 const struct trace_stats *trace_stats(const struct trace *t) { return &t->st; }
 const char *trace_device(const struct trace *t) { return t->have_dev ? t->dev : ""; }
 
-static int fail(struct trace *t, char *err, size_t errlen, const char *field,
-		const char *fmt, ...)
+int tr_fail(struct trace *t, char *err, size_t errlen, const char *field,
+	    const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -127,268 +62,9 @@ static int fail(struct trace *t, char *err, size_t errlen, const char *field,
 	return -1;
 }
 
-/* ---- processes and outstanding requests ---- */
-
-static uint32_t hash32(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (uint32_t)x;
-}
-
-static struct tproc *proc_lookup(struct trace *t, uint32_t pid)
-{
-	size_t i, mask;
-
-	if ((t->st.procs + 1) * 2 > t->cap_procs) {
-		size_t cap = t->cap_procs ? t->cap_procs * 2 : 64, j;
-		struct tproc *n = calloc(cap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (j = 0; j < t->cap_procs; j++) {
-			if (!t->procs[j].used)
-				continue;
-			for (i = hash32(t->procs[j].pid) & (cap - 1); n[i].used; i = (i + 1) & (cap - 1))
-				;
-			n[i] = t->procs[j];
-		}
-		free(t->procs);
-		t->procs = n;
-		t->cap_procs = cap;
-	}
-	mask = t->cap_procs - 1;
-	for (i = hash32(pid) & mask; t->procs[i].used; i = (i + 1) & mask)
-		if (t->procs[i].pid == pid)
-			return t->last_proc = &t->procs[i];
-	t->procs[i].used = true;
-	t->procs[i].pid = pid;
-	t->st.procs++;
-	return t->last_proc = &t->procs[i];
-}
-
-/* Records come in runs from one process: the last one asked for, inline. */
-static inline struct tproc *proc_get(struct trace *t, uint32_t pid)
-{
-	if (t->last_proc && t->last_proc->pid == pid)
-		return t->last_proc;
-	return proc_lookup(t, pid);
-}
-
-static const struct tproc *proc_find(const struct trace *t, uint32_t pid)
-{
-	size_t i, mask = t->cap_procs - 1;
-
-	if (!t->cap_procs)
-		return NULL;
-	for (i = hash32(pid) & mask; t->procs[i].used; i = (i + 1) & mask)
-		if (t->procs[i].pid == pid)
-			return &t->procs[i];
-	return NULL;
-}
-
-const char *trace_proc_name(const struct trace *t, uint32_t pid)
-{
-	const struct tproc *p = proc_find(t, pid);
-
-	return p && p->comm[0] ? p->comm : NULL;
-}
-
-static void set_comm(struct trace *t, uint32_t pid, const char *s, size_t n)
-{
-	struct tproc *p = proc_get(t, pid);
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < n && i < 16 && s[i]; i++)
-		p->comm[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	p->comm[i] = 0;
-}
-
-static int out_init(struct trace *t)
-{
-	int i;
-
-	t->out = malloc(OUT_SLOTS * sizeof(*t->out));
-	t->bucket = malloc(OUT_SLOTS * sizeof(*t->bucket));
-	if (!t->out || !t->bucket)
-		return -1;
-	for (i = 0; i < OUT_SLOTS; i++) {
-		t->bucket[i] = -1;
-		t->out[i].next = i + 1 < OUT_SLOTS ? i + 1 : -1;
-	}
-	t->free_out = 0;
-	return 0;
-}
-
-static void out_add(struct trace *t, uint64_t sector, uint32_t nr, uint32_t pid)
-{
-	int i = t->free_out;
-	uint32_t b = hash32(sector) & (OUT_SLOTS - 1);
-
-	if (i < 0)
-		return;	/* full: this one's completion will not be matched */
-	t->free_out = t->out[i].next;
-	t->out[i] = (struct outreq){ sector, nr, pid, t->bucket[b] };
-	t->bucket[b] = i;
-}
-
-/* Remove the request starting at @sector; its pid in @pid, its size in @nr. */
-static bool out_take(struct trace *t, uint64_t sector, uint32_t *pid, uint32_t *nr)
-{
-	uint32_t b = hash32(sector) & (OUT_SLOTS - 1);
-	int *pp = &t->bucket[b], i;
-
-	for (i = *pp; i >= 0; pp = &t->out[i].next, i = *pp) {
-		if (t->out[i].sector == sector) {
-			*pid = t->out[i].pid;
-			*nr = t->out[i].nr;
-			*pp = t->out[i].next;
-			t->out[i].next = t->free_out;
-			t->free_out = i;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* ---- the common path of every format ---- */
-
-static bool dev_keep(struct trace *t, const char *dev, char *err, size_t errlen, int *rc)
-{
-	*rc = 0;
-	if (t->o.device)
-		return !strcmp(dev, t->o.device);
-	if (!t->have_dev) {
-		snprintf(t->dev, sizeof(t->dev), "%s", dev);
-		t->have_dev = true;
-		return true;
-	}
-	if (strcmp(dev, t->dev)) {
-		*rc = fail(t, err, errlen, "device",
-			   "the trace has more than one device (%s and %s); choose one with --device",
-			   t->dev, dev);
-		return false;
-	}
-	return true;
-}
-
-/*
- * A completion at raw time @time of @nr sectors from @sector: it ends the
- * request starting there and any merged into it behind.
- */
-static void complete_ev(struct trace *t, uint64_t time, uint64_t sector, uint64_t nr)
-{
-	uint64_t pos = sector;
-	uint32_t pid, n;
-
-	while (pos < sector + nr && out_take(t, pos, &pid, &n)) {
-		struct tproc *p = proc_get(t, pid);
-
-		if (p) {
-			if (p->outstanding)
-				p->outstanding--;
-			p->done = time;
-		}
-		t->st.completions++;
-		pos += n ? n : 1;
-	}
-}
-
-/*
- * One application I/O. @done_known: the format gives its completion time
- * (@done, raw ns); @dev NULL: the caller knows the device passes the
- * filter. Returns 1 when a record is pending, 0 when dropped, -1 on error.
- */
-static int emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
-		uint64_t nr, bool write, bool sync, uint32_t pid, bool done_known,
-		uint64_t done, char *err, size_t errlen)
-{
-	struct trace_rec *r = t->out_rec;
-	struct tproc *p;
-	uint64_t rel;
-	int rc;
-
-	if (dev && !dev_keep(t, dev, err, errlen, &rc)) {
-		if (!rc)
-			t->st.ignored++;
-		return rc;
-	}
-	if (!nr) {
-		t->st.ignored++;
-		return 0;
-	}
-	if (nr > UINT32_MAX)
-		return fail(t, err, errlen, "size", "%" PRIu64 " sectors is too large", nr);
-	if (!t->have_t0) {
-		t->t0 = raw;
-		t->have_t0 = true;
-	}
-	/* merged or clock-skewed input: never go back in time */
-	rel = raw > t->t0 ? raw - t->t0 : 0;
-	if (rel < t->o.skip) {
-		t->st.ignored++;
-		return 0;
-	}
-	rel -= t->o.skip;
-	if (t->o.limit && rel >= t->o.limit) {
-		t->ended = true;
-		return 0;
-	}
-	if (rel < t->last_t)
-		rel = t->last_t;
-	t->last_t = rel;
-	p = proc_get(t, pid);
-	if (!p)
-		return fail(t, err, errlen, "pid", "out of memory");
-	r->t = rel;
-	r->sector = sector;
-	r->nr = (uint32_t)nr;
-	r->write = write;
-	r->sync = sync || !write;
-	r->pid = pid;
-	r->think = 0;
-	if (!p->seen) {
-		r->dep = TD_FIRST;
-	} else if (!t->st.has_completions) {
-		r->dep = TD_UNKNOWN;
-	} else if (p->outstanding) {
-		r->dep = TD_OVERLAP;
-	} else {
-		r->dep = TD_AFTER_DONE;
-		r->think = raw > p->done ? raw - p->done : 0;
-	}
-	p->seen = true;
-	if (done_known) {
-		/* the process is busy until the latest of its completions */
-		if (!p->outstanding || done > p->done)
-			p->done = done;
-		p->outstanding = p->done > raw;
-	} else if (t->st.has_completions) {
-		p->outstanding++;
-		out_add(t, sector, (uint32_t)nr, pid);
-	}
-	t->st.records++;
-	t->st.ios[write]++;
-	t->st.bytes[write] += nr * 512;
-	t->st.span = rel;
-	return 1;
-}
-
-/* MSR: the process is "outstanding" until the recorded completion */
-static void msr_settle(struct trace *t, uint32_t pid, uint64_t raw)
-{
-	struct tproc *p = proc_get(t, pid);
-
-	if (p && p->outstanding && p->done <= raw)
-		p->outstanding = 0;
-}
-
 /* ---- number parsing ---- */
 
-static int u64_field(const char *s, uint64_t *v)
+int tr_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
@@ -404,7 +80,7 @@ static int u64_field(const char *s, uint64_t *v)
 }
 
 /* "SECONDS[.FRACTION]" to ns */
-static int dec_ns(const char *s, uint64_t *ns)
+int tr_dec_ns(const char *s, uint64_t *ns)
 {
 	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
 
@@ -433,8 +109,8 @@ static int dec_ns(const char *s, uint64_t *ns)
 	return 0;
 }
 
-/* split @s at @sep into at most @max fields, in place */
-static int split(char *s, char sep, char **f, int max)
+/* Split @s at @sep into at most @max fields, in place; more: @max + 1. */
+int tr_split(char *s, char sep, char **f, int max)
 {
 	int n = 0;
 
@@ -449,7 +125,7 @@ static int split(char *s, char sep, char **f, int max)
 	}
 }
 
-/* ---- text formats ---- */
+/* ---- text lines ---- */
 
 /* Read the next line into t->line; 1, 0 at the end, -1 when too long. */
 static int next_line(struct trace *t, char *err, size_t errlen)
@@ -458,7 +134,7 @@ static int next_line(struct trace *t, char *err, size_t errlen)
 
 	if (!fgets(t->line, sizeof(t->line), t->f)) {
 		if (ferror(t->f))
-			return fail(t, err, errlen, "read", "%s", strerror(errno));
+			return tr_fail(t, err, errlen, "read", "%s", strerror(errno));
 		return 0;
 	}
 	t->lineno++;
@@ -466,7 +142,7 @@ static int next_line(struct trace *t, char *err, size_t errlen)
 	if (n && t->line[n - 1] == '\n') {
 		t->line[--n] = 0;
 	} else if (!feof(t->f)) {
-		return fail(t, err, errlen, "line", "longer than %d bytes", LINE_MAX_LEN);
+		return tr_fail(t, err, errlen, "line", "longer than %d bytes", LINE_MAX_LEN);
 	}
 	if (n && t->line[n - 1] == '\r')
 		t->line[--n] = 0;
@@ -480,407 +156,6 @@ static bool blank(const char *s)
 	return !*s || *s == '#';
 }
 
-/* blkparse's default output: "8,0 1 5 0.000123 42 Q R 2048 + 8 [cat]" */
-static int parse_blkparse(struct trace *t, char *err, size_t errlen)
-{
-	unsigned maj, min, cpu, pid;
-	unsigned long long seq;
-	char tm[40], act[8], rwbs[12], dev[32];
-	int pos = 0;
-	unsigned long long sector, nr;
-	const char *rest;
-	uint64_t ns;
-	bool write, sync;
-
-	if (!strncmp(t->line, "CPU", 3) || !strncmp(t->line, "Total", 5) ||
-	    !strncmp(t->line, "Throughput", 10) || !strncmp(t->line, "Events", 6)) {
-		t->ended = true;	/* blkparse's summary follows the events */
-		return 0;
-	}
-	if (sscanf(t->line, " %u,%u %u %llu %39s %u %7s %11s %n", &maj, &min, &cpu,
-		   &seq, tm, &pid, act, rwbs, &pos) < 8 || !pos) {
-		/* an event without rwbs (a plug or message line) has no I/O */
-		if (sscanf(t->line, " %u,%u %u %llu %39s %u %7s", &maj, &min, &cpu,
-			   &seq, tm, &pid, act) == 7)
-			return 0;
-		return fail(t, err, errlen, "event", "not 'MAJ,MIN CPU SEQ TIME PID ACTION RWBS ...'");
-	}
-	if (dec_ns(tm, &ns))
-		return fail(t, err, errlen, "time", "'%s' is not SECONDS.NANOSECONDS", tm);
-	if (strcmp(act, "Q") && strcmp(act, "C"))
-		return 0;
-	rest = t->line + pos;
-	if (sscanf(rest, "%llu + %llu", &sector, &nr) != 2) {
-		/* the end of a flush sequence completes with no count */
-		if (!strcmp(act, "C") && sscanf(rest, "%llu [", &sector) == 1)
-			return 0;
-		if (strchr(rwbs, 'N') || strchr(rwbs, 'F')) {
-			if (!strcmp(act, "Q"))
-				t->st.ignored++;	/* a flush or passthrough: no sectors */
-			return 0;
-		}
-		return fail(t, err, errlen, "sector", "want 'SECTOR + COUNT', got '%.40s'", rest);
-	}
-	snprintf(dev, sizeof(dev), "%u,%u", maj, min);
-	if (!strcmp(act, "C")) {
-		if (t->o.device ? !strcmp(dev, t->o.device) : (!t->have_dev || !strcmp(dev, t->dev)))
-			complete_ev(t, ns, sector, nr);
-		return 0;
-	}
-	t->st.has_completions = true;	/* blkparse prints C events by default */
-	t->st.has_pids = true;
-	if (strchr(rwbs, 'D') || strchr(rwbs, 'N')) {
-		t->st.ignored++;
-		return 0;
-	}
-	write = strchr(rwbs, 'W') != NULL;
-	sync = strchr(rwbs, 'S') != NULL;
-	{
-		const char *lb = strchr(rest, '['), *rb = lb ? strchr(lb, ']') : NULL;
-
-		if (lb && rb)
-			set_comm(t, pid, lb + 1, (size_t)(rb - lb - 1));
-	}
-	return emit(t, ns, dev, sector, nr, write, sync, pid, false, 0, err, errlen);
-}
-
-/* MSR Cambridge: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime */
-static int parse_msr(struct trace *t, char *err, size_t errlen)
-{
-	char *f[8], dev[80];
-	uint64_t ts, disk, off, size, resp, raw;
-	int n = split(t->line, ',', f, 7);
-	bool write;
-
-	if (n != 7)
-		return fail(t, err, errlen, "record", "want 7 comma-separated fields, got %d", n > 7 ? 8 : n);
-	if (t->lineno == 1 && !strcasecmp(f[0], "Timestamp"))
-		return 0;	/* a header line */
-	if (u64_field(f[0], &ts))
-		return fail(t, err, errlen, "Timestamp", "'%s' is not a Windows filetime", f[0]);
-	if (u64_field(f[2], &disk))
-		return fail(t, err, errlen, "DiskNumber", "'%s' is not a number", f[2]);
-	if (!strcasecmp(f[3], "Read"))
-		write = false;
-	else if (!strcasecmp(f[3], "Write"))
-		write = true;
-	else
-		return fail(t, err, errlen, "Type", "want Read or Write, got '%s'", f[3]);
-	if (u64_field(f[4], &off))
-		return fail(t, err, errlen, "Offset", "'%s' is not a byte offset", f[4]);
-	if (u64_field(f[5], &size) || size > UINT32_MAX)
-		return fail(t, err, errlen, "Size", "'%s' is not a size in bytes", f[5]);
-	if (u64_field(f[6], &resp))
-		return fail(t, err, errlen, "ResponseTime", "'%s' is not a number", f[6]);
-	if (ts > UINT64_MAX / 100 || resp > UINT64_MAX / 100)
-		return fail(t, err, errlen, "Timestamp", "out of range");
-	snprintf(dev, sizeof(dev), "%.60s_%" PRIu64, f[1], disk);
-	raw = ts * 100;	/* filetime counts 100 ns */
-	t->st.has_completions = true;
-	msr_settle(t, 0, raw);
-	return emit(t, raw, dev, off / 512, (off % 512 + size + 511) / 512, write, false, 0,
-		    true, raw + resp * 100, err, errlen);
-}
-
-/* SPC / UMass: ASU,LBA,Size,Opcode,Timestamp[,...] */
-static int parse_spc(struct trace *t, char *err, size_t errlen)
-{
-	char *f[8], dev[32];
-	uint64_t asu, lba, size, ns;
-	int n = split(t->line, ',', f, 7);
-	char *op;
-
-	if (n < 5)
-		return fail(t, err, errlen, "record", "want ASU,LBA,Size,Opcode,Timestamp, got %d fields", n);
-	if (u64_field(f[0], &asu))
-		return fail(t, err, errlen, "ASU", "'%s' is not a number", f[0]);
-	if (u64_field(f[1], &lba))
-		return fail(t, err, errlen, "LBA", "'%s' is not a number", f[1]);
-	if (u64_field(f[2], &size) || size > UINT32_MAX)
-		return fail(t, err, errlen, "Size", "'%s' is not a size in bytes", f[2]);
-	for (op = f[3]; *op == ' '; op++)
-		;
-	if (!strchr("rRwW", *op) || !*op || (op[1] && op[1] != ' ' && op[1] != '\r'))
-		return fail(t, err, errlen, "Opcode", "want r or w, got '%s'", f[3]);
-	if (dec_ns(f[4], &ns))
-		return fail(t, err, errlen, "Timestamp", "'%s' is not seconds", f[4]);
-	snprintf(dev, sizeof(dev), "%" PRIu64, asu);
-	return emit(t, ns, dev, lba, (size + 511) / 512, *op == 'w' || *op == 'W', false,
-		    0, false, 0, err, errlen);
-}
-
-/* fio iolog: [TIMESTAMP_US] FILENAME ACTION [OFFSET LENGTH] */
-static int parse_iolog(struct trace *t, char *err, size_t errlen)
-{
-	char *tok[6], *save = NULL, *s;
-	int n = 0, i = 0;
-	uint64_t ts = 0, off, len;
-	bool v3 = t->fmt == TF_IOLOG3;
-	const char *file, *act;
-
-	for (s = strtok_r(t->line, " \t", &save); s && n < 6; s = strtok_r(NULL, " \t", &save))
-		tok[n++] = s;
-	if (t->lineno == 1) {
-		if (strcmp(t->line, "fio") || n != 4 || strcmp(tok[3], "iolog") ||
-		    strcmp(tok[2], v3 ? "3" : "2"))
-			return fail(t, err, errlen, "header", "want 'fio version %d iolog'", v3 ? 3 : 2);
-		return 0;
-	}
-	if (v3) {
-		if (!n || u64_field(tok[0], &ts) || ts > UINT64_MAX / 1000)
-			return fail(t, err, errlen, "timestamp", "want microseconds first");
-		i = 1;
-	}
-	if (n - i != 2 && n - i != 4)
-		return fail(t, err, errlen, "action", "want FILENAME ACTION [OFFSET LENGTH]");
-	file = tok[i];
-	act = tok[i + 1];
-	if (n - i == 2) {
-		if (strcmp(act, "add") && strcmp(act, "open") && strcmp(act, "close"))
-			return fail(t, err, errlen, "action", "'%s' takes no offset", act);
-		return 0;
-	}
-	if (u64_field(tok[i + 2], &off))
-		return fail(t, err, errlen, "offset", "'%s' is not a byte offset", tok[i + 2]);
-	if (u64_field(tok[i + 3], &len) || len > UINT32_MAX)
-		return fail(t, err, errlen, "length", "'%s' is not a length in bytes", tok[i + 3]);
-	if (!strcmp(act, "wait")) {
-		if (v3)
-			return fail(t, err, errlen, "action", "version 3 has no 'wait'");
-		if (off > UINT64_MAX / 1000 - t->v2_time / 1000)
-			return fail(t, err, errlen, "offset", "wait too long");
-		t->v2_time += off * 1000;	/* microseconds, relative to the last */
-		return 0;
-	}
-	if (!strcmp(act, "sync") || !strcmp(act, "datasync") || !strcmp(act, "trim")) {
-		t->st.ignored++;
-		return 0;
-	}
-	if (strcmp(act, "read") && strcmp(act, "write"))
-		return fail(t, err, errlen, "action", "unknown action '%s'", act);
-	if (strlen(file) >= 80)
-		return fail(t, err, errlen, "filename", "longer than 79 bytes");
-	return emit(t, v3 ? ts * 1000 : t->v2_time, file, off / 512, (off % 512 + len + 511) / 512,
-		    act[0] == 'w', false, 0, false, 0, err, errlen);
-}
-
-/* ---- blktrace binary ---- */
-
-static uint32_t sw32(uint32_t x) { return __builtin_bswap32(x); }
-static uint64_t sw64(uint64_t x) { return __builtin_bswap64(x); }
-
-static bool magic_ok(uint32_t m)
-{
-	return (m & 0xffffff00u) == BLK_IO_TRACE_MAGIC;
-}
-
-/*
- * Make at least @need bytes (at most CF_BUF) readable at c->buf + c->pos,
- * or as many as the file has left. Returns the bytes readable, -1 on a
- * read error (in @err).
- */
-static ssize_t cf_fill(struct cpufile *c, size_t need, char *err, size_t errlen)
-{
-	if (c->len - c->pos >= need)
-		return (ssize_t)(c->len - c->pos);
-	memmove(c->buf, c->buf + c->pos, c->len - c->pos);
-	c->len -= c->pos;
-	c->pos = 0;
-	while (c->len < need) {
-		ssize_t n = read(c->fd, c->buf + c->len, CF_BUF - c->len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "%s: byte %" PRIu64 ": %s", c->name,
-				 c->off, strerror(errno));
-			return -1;
-		}
-		if (!n)
-			break;
-		c->len += (size_t)n;
-	}
-	return (ssize_t)c->len;
-}
-
-/* Read the next record of @c into c->cur; 1, 0 at its end, -1 on error. */
-static int cpu_read(struct cpufile *c, char *err, size_t errlen)
-{
-	struct blk_io_trace *b = &c->cur;
-	ssize_t n;
-
-	/* offsets are counted, not asked for: ftell costs a system call */
-	if (c->has)
-		c->off += sizeof(*b) + c->cur.pdu_len;
-	n = cf_fill(c, sizeof(*b), err, errlen);
-	if (n < 0)
-		return -1;
-	if (!n) {
-		c->has = false;
-		return 0;
-	}
-	if ((size_t)n < sizeof(*b)) {
-		snprintf(err, errlen, "%s: byte %" PRIu64 ": record: truncated (%zd of %zu bytes)",
-			 c->name, c->off, n, sizeof(*b));
-		return -1;
-	}
-	memcpy(b, c->buf + c->pos, sizeof(*b));
-	c->pos += sizeof(*b);
-	if (c->swap) {
-		b->magic = sw32(b->magic); b->sequence = sw32(b->sequence);
-		b->time = sw64(b->time); b->sector = sw64(b->sector);
-		b->bytes = sw32(b->bytes); b->action = sw32(b->action);
-		b->pid = sw32(b->pid); b->device = sw32(b->device);
-		b->cpu = sw32(b->cpu);
-		b->error = __builtin_bswap16(b->error);
-		b->pdu_len = __builtin_bswap16(b->pdu_len);
-	}
-	if (!magic_ok(b->magic) || (b->magic & 0xff) != BLK_IO_TRACE_VERSION) {
-		snprintf(err, errlen, "%s: byte %" PRIu64 ": magic: 0x%08x is not a version-%d blktrace record",
-			 c->name, c->off, b->magic, BLK_IO_TRACE_VERSION);
-		return -1;
-	}
-	c->has = true;
-	return 1;
-}
-
-/* The pdu of the current record of @c: copied to @buf if @want, else skipped. */
-static int cpu_pdu(struct cpufile *c, unsigned char *buf, bool want, char *err, size_t errlen)
-{
-	size_t left = c->cur.pdu_len;
-
-	while (left) {
-		ssize_t n = cf_fill(c, left < CF_BUF ? left : CF_BUF, err, errlen);
-		size_t k;
-
-		if (n < 0)
-			return -1;
-		if (!n) {
-			snprintf(err, errlen, "%s: byte %" PRIu64 ": pdu: truncated (%u bytes expected)",
-				 c->name, c->off, c->cur.pdu_len);
-			return -1;
-		}
-		k = (size_t)n < left ? (size_t)n : left;
-		if (want) {
-			memcpy(buf, c->buf + c->pos, k);
-			buf += k;
-		}
-		c->pos += k;
-		left -= k;
-	}
-	return 0;
-}
-
-static int blktrace_step(struct trace *t, char *err, size_t errlen)
-{
-	struct cpufile *c = NULL;
-	struct blk_io_trace *b;
-	unsigned i, act, cat;
-	const char *dev;
-	int rc;
-
-	for (i = 0; i < t->ncpu; i++)
-		if (t->cpu[i].has && (!c || t->cpu[i].cur.time < c->cur.time))
-			c = &t->cpu[i];
-	if (!c) {
-		t->ended = true;
-		return 0;
-	}
-	b = &c->cur;
-	act = b->action & 0xff;
-	cat = b->action >> BLK_TC_SHIFT;
-	t->rec_off = c->off;
-	/* formatting the device name per record cost a fifth of the time */
-	if (!t->have_devnum || b->device != t->devnum) {
-		snprintf(t->devname, sizeof(t->devname), "%u,%u", b->device >> 20, b->device & 0xfffff);
-		t->devnum = b->device;
-		t->have_devnum = true;
-		t->devnum_kept = false;
-	}
-	dev = t->devname;
-	rc = 0;
-	if (cat & BLK_TC_NOTIFY) {
-		bool cg = (b->action & __BLK_TN_CGROUP) != 0;
-
-		if (cpu_pdu(c, t->pdu, act == __BLK_TN_PROCESS, err, errlen))
-			return -1;
-		if (act == __BLK_TN_PROCESS && b->pdu_len > (cg ? 8 : 0))
-			set_comm(t, b->pid, (const char *)t->pdu + (cg ? 8 : 0),
-				 b->pdu_len - (cg ? 8u : 0u));
-	} else {
-		if (b->pdu_len && cpu_pdu(c, t->pdu, false, err, errlen))
-			return -1;
-		if (act == __BLK_TA_COMPLETE && !(cat & BLK_TC_PC)) {
-			if (t->devnum_kept || (t->o.device ? !strcmp(dev, t->o.device) :
-					       (!t->have_dev || !strcmp(dev, t->dev))))
-				complete_ev(t, b->time, b->sector, b->bytes / 512);
-		} else if (act == __BLK_TA_QUEUE) {
-			if (cat & (BLK_TC_PC | BLK_TC_DISCARD) || !b->bytes) {
-				t->st.ignored++;
-			} else if (!t->devnum_kept && !dev_keep(t, dev, err, errlen, &rc)) {
-				if (!rc)
-					t->st.ignored++;
-			} else {
-				/* a device that passed stays passed: no strcmp per record */
-				t->devnum_kept = true;
-				rc = emit(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
-					  (cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
-					  b->pid, false, 0, err, errlen);
-			}
-		}
-	}
-	if (rc < 0)
-		return rc;
-	if (cpu_read(c, err, errlen) < 0)
-		return -1;
-	return rc;
-}
-
-static int blktrace_open(struct trace *t, char *err, size_t errlen)
-{
-	char name[4200];
-	unsigned i;
-
-	t->pdu = malloc(PDU_MAX);
-	t->cpu = calloc(MAX_CPU_FILES, sizeof(*t->cpu));
-	if (!t->pdu || !t->cpu)
-		return -1;
-	if (access(t->path, R_OK) == 0) {
-		t->cpu[0].name = strdup(t->path);
-		t->ncpu = 1;
-	} else {
-		for (i = 0; i < MAX_CPU_FILES; i++) {
-			snprintf(name, sizeof(name), "%s.blktrace.%u", t->path, i);
-			if (access(name, R_OK) == 0)
-				t->cpu[t->ncpu++].name = strdup(name);
-		}
-		if (!t->ncpu) {
-			snprintf(err, errlen, "%s: no such file, nor %s.blktrace.N", t->path, t->path);
-			return -1;
-		}
-	}
-	t->st.files = t->ncpu;
-	t->st.has_completions = t->st.has_pids = true;
-	for (i = 0; i < t->ncpu; i++) {
-		struct cpufile *c = &t->cpu[i];
-		uint32_t m;
-
-		/* fd is meaningful once buf is set (trace_close) */
-		if (!c->name || !(c->buf = malloc(CF_BUF)))
-			return -1;
-		if ((c->fd = open(c->name, O_RDONLY | O_CLOEXEC)) < 0) {
-			snprintf(err, errlen, "%s: %s", c->name, strerror(errno));
-			return -1;
-		}
-		if (pread(c->fd, &m, 4, 0) == 4) {
-			if (!magic_ok(m) && magic_ok(sw32(m)))
-				c->swap = true;
-		}
-		if (cpu_read(c, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
-}
 
 /* ---- opening, detection ---- */
 
@@ -906,7 +181,7 @@ static enum trace_fmt detect_text(FILE *f)
 		if (!strncasecmp(line, "Timestamp,Hostname", 18))
 			return TF_MSR;
 		strcpy(copy, line);
-		n = split(copy, ',', fl, 7);
+		n = tr_split(copy, ',', fl, 7);
 		if (n == 7 && strlen(fl[0]) >= 15 && strspn(fl[0], "0123456789") == strlen(fl[0]))
 			return TF_MSR;
 		if (n >= 5) {
@@ -935,7 +210,7 @@ static enum trace_fmt detect(const char *path)
 		snprintf(name, sizeof(name), "%s.blktrace.0", path);
 		return access(name, R_OK) == 0 ? TF_BLKTRACE : TF_AUTO;
 	}
-	if (fread(&m, 1, 4, f) == 4 && (magic_ok(m) || magic_ok(sw32(m))))
+	if (fread(&m, 1, 4, f) == 4 && tr_blktrace_magic(m))
 		r = TF_BLKTRACE;
 	else if (!fseek(f, 0, SEEK_SET))
 		r = detect_text(f);
@@ -948,7 +223,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 {
 	struct trace *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->path = strdup(path)) || out_init(t)) {
+	if (!t || !(t->path = strdup(path)) || tr_dep_init(t)) {
 		snprintf(err, errlen, "out of memory");
 		trace_close(t);
 		return NULL;
@@ -976,7 +251,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 		}
 	}
 	if (t->fmt == TF_BLKTRACE) {
-		if (blktrace_open(t, err, errlen)) {
+		if (tr_blktrace_open(t, err, errlen)) {
 			if (!*err)
 				snprintf(err, errlen, "out of memory");
 			trace_close(t);
@@ -1001,41 +276,39 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 
 	*err = 0;
 	t->out_rec = r;	/* written only when a record is returned */
+	/* its own loop, for speed; binary damage cannot be skipped, it ends the read */
+	if (t->fmt == TF_BLKTRACE)
+		return tr_blktrace_next(t, err, errlen);
 	while (!t->ended) {
-		if (t->fmt == TF_BLKTRACE) {
-			rc = blktrace_step(t, err, errlen);
-		} else {
-			rc = next_line(t, err, errlen);
-			if (rc <= 0) {
-				if (rc == 0)
-					t->ended = true;
-				else if (t->o.skip_bad && strstr(err, "longer than")) {
-					/* drop the rest of the overlong line */
-					int ch;
+		rc = next_line(t, err, errlen);
+		if (rc <= 0) {
+			if (rc == 0)
+				t->ended = true;
+			else if (t->o.skip_bad && strstr(err, "longer than")) {
+				/* drop the rest of the overlong line */
+				int ch;
 
-					while ((ch = fgetc(t->f)) != EOF && ch != '\n')
-						;
-					t->st.bad++;
-					continue;
-				}
-				if (rc < 0)
-					return -1;
-				break;
-			}
-			if (blank(t->line) && t->fmt != TF_IOLOG2 && t->fmt != TF_IOLOG3)
+				while ((ch = fgetc(t->f)) != EOF && ch != '\n')
+					;
+				t->st.bad++;
 				continue;
-			if (blank(t->line) && t->lineno > 1)
-				continue;
-			switch (t->fmt) {
-			case TF_BLKPARSE: rc = parse_blkparse(t, err, errlen); break;
-			case TF_MSR: rc = parse_msr(t, err, errlen); break;
-			case TF_SPC: rc = parse_spc(t, err, errlen); break;
-			default: rc = parse_iolog(t, err, errlen); break;
 			}
+			if (rc < 0)
+				return -1;
+			break;
+		}
+		if (blank(t->line) && t->fmt != TF_IOLOG2 && t->fmt != TF_IOLOG3)
+			continue;
+		if (blank(t->line) && t->lineno > 1)
+			continue;
+		switch (t->fmt) {
+		case TF_BLKPARSE: rc = tr_blkparse_line(t, err, errlen); break;
+		case TF_MSR: rc = tr_msr_line(t, err, errlen); break;
+		case TF_SPC: rc = tr_spc_line(t, err, errlen); break;
+		default: rc = tr_iolog_line(t, err, errlen); break;
 		}
 		if (rc < 0) {
-			/* binary damage cannot be skipped: the next record's start is lost */
-			if (t->o.skip_bad && t->fmt != TF_BLKTRACE && !strstr(err, "more than one device")) {
+			if (t->o.skip_bad && !strstr(err, "more than one device")) {
 				t->st.bad++;
 				*err = 0;
 				continue;
@@ -1043,7 +316,7 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 			return -1;
 		}
 		if (rc > 0) {
-			r->line = t->fmt == TF_BLKTRACE ? t->rec_off : t->lineno;
+			r->line = t->lineno;
 			return 1;
 		}
 	}
@@ -1052,23 +325,12 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 
 void trace_close(struct trace *t)
 {
-	unsigned i;
-
 	if (!t)
 		return;
 	if (t->f)
 		fclose(t->f);
-	for (i = 0; t->cpu && i < MAX_CPU_FILES; i++) {
-		if (t->cpu[i].buf && t->cpu[i].fd >= 0)
-			close(t->cpu[i].fd);
-		free(t->cpu[i].buf);
-		free(t->cpu[i].name);
-	}
-	free(t->cpu);
-	free(t->pdu);
-	free(t->procs);
-	free(t->out);
-	free(t->bucket);
+	tr_blktrace_close(t);
+	tr_dep_free(t);
 	free(t->path);
 	free(t);
 }
@@ -1093,3 +355,4 @@ long long trace_write_iolog3(struct trace *in, FILE *out, const char *target,
 	fprintf(out, "%" PRIu64 " %s close\n", last, target);
 	return n;
 }
+

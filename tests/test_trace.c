@@ -3,12 +3,13 @@
  * field, blktrace in both byte orders and merged from per-CPU files,
  * malformed input named by file, line and field, the round trip through
  * fio iolog v3, the VM-captured fixtures against blkparse, and replay's
- * closed and open loops.
+ * closed and open loops; the pid table both use.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "../sim/engine.h"
 #include "../sim/trace.h"
+#include "../sim/pidmap.h"
 #include <linux/blktrace_api.h>
 #include <dirent.h>
 #include <stdlib.h>
@@ -645,9 +646,33 @@ static void test_replay_many_processes(void)
 	}
 }
 
+/* Indexes in order of first sight, through growth, pid 0 included. */
+static void test_pidmap(void)
+{
+	struct pidmap m;
+	uint32_t pid;
+
+	pidmap_init(&m);
+	CHECK_EQ(pidmap_find(&m, 0), -1);
+	CHECK_EQ(pidmap_index(&m, 7), -1);
+	for (pid = 0; pid < 1000; pid++)
+		CHECK_EQ(pidmap_add(&m, pid * 4096), pid);
+	CHECK_EQ(pidmap_count(&m), 1000);
+	for (pid = 0; pid < 1000; pid++) {
+		CHECK_EQ(pidmap_find(&m, pid * 4096), pid);
+		CHECK_EQ(pidmap_find(&m, pid * 4096), pid);	/* the cached hit */
+	}
+	CHECK_EQ(pidmap_find(&m, 1), -1);
+	CHECK_EQ(pidmap_find(&m, 999 * 4096), 999);
+	pidmap_free(&m);
+	CHECK_EQ(pidmap_count(&m), 0);
+	CHECK_EQ(pidmap_find(&m, 0), -1);
+}
+
 void suite_trace(void)
 {
 	RUN(test_replay_many_processes);
+	RUN(test_pidmap);
 	RUN(test_replay_closed_first_request);
 	RUN(test_trace_text_formats);
 	RUN(test_trace_errors);

@@ -1,0 +1,284 @@
+/*
+ * trace-dep.c - the path every format's I/O takes on its way out of the
+ * reader: the device filter, the time window, and dependency inference,
+ * which tells from the completions the trace recorded whether a request
+ * came a think time after its process's previous one completed or while
+ * that one was outstanding. Memory: a table of processes and a bounded
+ * table of requests awaiting their completion, matched by start sector.
+ */
+#include "trace-int.h"
+#include "../core/compat.h"
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* requests awaiting completion: enough for any queue; beyond, not tracked */
+#define OUT_SLOTS 65536
+
+/* what dependency inference keeps per process: t->procs[pidmap index] */
+struct tproc {
+	bool seen;
+	char comm[17];
+	uint32_t outstanding;
+	uint64_t done;		/* raw time of its last completion */
+};
+
+struct outreq {
+	uint64_t sector;
+	uint32_t nr, pid;
+	int next;		/* hash chain or free list */
+};
+
+/* ---- processes ---- */
+
+/* A process seen for the first time. NULL: out of memory. */
+static struct tproc *proc_add(struct trace *t, uint32_t pid)
+{
+	int i;
+
+	if ((size_t)pidmap_count(&t->pids) == t->cap_procs) {
+		size_t cap = t->cap_procs ? t->cap_procs * 2 : 64;
+		struct tproc *n = realloc(t->procs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		memset(n + t->cap_procs, 0, (cap - t->cap_procs) * sizeof(*n));
+		t->procs = n;
+		t->cap_procs = cap;
+	}
+	i = pidmap_add(&t->pids, pid);
+	if (i < 0)
+		return NULL;
+	t->st.procs++;
+	return &t->procs[i];
+}
+
+/* Records come in runs from one process: pidmap_find's last hit is inline. */
+static inline struct tproc *proc_get(struct trace *t, uint32_t pid)
+{
+	int i = pidmap_find(&t->pids, pid);
+
+	return i >= 0 ? &t->procs[i] : proc_add(t, pid);
+}
+
+const char *trace_proc_name(const struct trace *t, uint32_t pid)
+{
+	int i = pidmap_index(&t->pids, pid);
+
+	return i >= 0 && t->procs[i].comm[0] ? t->procs[i].comm : NULL;
+}
+
+void tr_set_comm(struct trace *t, uint32_t pid, const char *s, size_t n)
+{
+	struct tproc *p = proc_get(t, pid);
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < n && i < 16 && s[i]; i++)
+		p->comm[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	p->comm[i] = 0;
+}
+
+/* ---- requests awaiting their completion ---- */
+
+int tr_dep_init(struct trace *t)
+{
+	int i;
+
+	pidmap_init(&t->pids);
+	t->out = malloc(OUT_SLOTS * sizeof(*t->out));
+	t->bucket = malloc(OUT_SLOTS * sizeof(*t->bucket));
+	if (!t->out || !t->bucket)
+		return -1;
+	for (i = 0; i < OUT_SLOTS; i++) {
+		t->bucket[i] = -1;
+		t->out[i].next = i + 1 < OUT_SLOTS ? i + 1 : -1;
+	}
+	t->free_out = 0;
+	return 0;
+}
+
+static void out_add(struct trace *t, uint64_t sector, uint32_t nr, uint32_t pid)
+{
+	int i = t->free_out;
+	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
+
+	if (i < 0)
+		return;	/* full: this one's completion will not be matched */
+	t->free_out = t->out[i].next;
+	t->out[i] = (struct outreq){ sector, nr, pid, t->bucket[b] };
+	t->bucket[b] = i;
+}
+
+/* Remove the request starting at @sector; its pid in @pid, its size in @nr. */
+static bool out_take(struct trace *t, uint64_t sector, uint32_t *pid, uint32_t *nr)
+{
+	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
+	int *pp = &t->bucket[b], i;
+
+	for (i = *pp; i >= 0; pp = &t->out[i].next, i = *pp) {
+		if (t->out[i].sector == sector) {
+			*pid = t->out[i].pid;
+			*nr = t->out[i].nr;
+			*pp = t->out[i].next;
+			t->out[i].next = t->free_out;
+			t->free_out = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+void tr_dep_free(struct trace *t)
+{
+	pidmap_free(&t->pids);
+	free(t->procs);
+	free(t->out);
+	free(t->bucket);
+}
+
+/* ---- the common path of every format ---- */
+
+bool tr_dev_keep(struct trace *t, const char *dev, char *err, size_t errlen, int *rc)
+{
+	*rc = 0;
+	if (t->o.device)
+		return !strcmp(dev, t->o.device);
+	if (!t->have_dev) {
+		snprintf(t->dev, sizeof(t->dev), "%s", dev);
+		t->have_dev = true;
+		return true;
+	}
+	if (strcmp(dev, t->dev)) {
+		*rc = tr_fail(t, err, errlen, "device",
+			      "the trace has more than one device (%s and %s); choose one with --device",
+			      t->dev, dev);
+		return false;
+	}
+	return true;
+}
+
+bool tr_dev_passes(const struct trace *t, const char *dev)
+{
+	if (t->o.device)
+		return !strcmp(dev, t->o.device);
+	return !t->have_dev || !strcmp(dev, t->dev);
+}
+
+/*
+ * A completion at raw time @time of @nr sectors from @sector: it ends the
+ * request starting there and any merged into it behind.
+ */
+void tr_complete(struct trace *t, uint64_t time, uint64_t sector, uint64_t nr)
+{
+	uint64_t pos = sector;
+	uint32_t pid, n;
+
+	while (pos < sector + nr && out_take(t, pos, &pid, &n)) {
+		struct tproc *p = proc_get(t, pid);
+
+		if (p) {
+			if (p->outstanding)
+				p->outstanding--;
+			p->done = time;
+		}
+		t->st.completions++;
+		pos += n ? n : 1;
+	}
+}
+
+/*
+ * One application I/O. @done_known: the format gives its completion time
+ * (@done, raw ns); @dev NULL: the caller knows the device passes the
+ * filter. Returns 1 when a record is pending, 0 when dropped, -1 on error.
+ */
+int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
+	    uint64_t nr, bool write, bool sync, uint32_t pid, bool done_known,
+	    uint64_t done, char *err, size_t errlen)
+{
+	struct trace_rec *r = t->out_rec;
+	struct tproc *p;
+	uint64_t rel;
+	int rc;
+
+	if (dev && !tr_dev_keep(t, dev, err, errlen, &rc)) {
+		if (!rc)
+			t->st.ignored++;
+		return rc;
+	}
+	if (!nr) {
+		t->st.ignored++;
+		return 0;
+	}
+	if (nr > UINT32_MAX)
+		return tr_fail(t, err, errlen, "size", "%" PRIu64 " sectors is too large", nr);
+	if (!t->have_t0) {
+		t->t0 = raw;
+		t->have_t0 = true;
+	}
+	/* merged or clock-skewed input: never go back in time */
+	rel = raw > t->t0 ? raw - t->t0 : 0;
+	if (rel < t->o.skip) {
+		t->st.ignored++;
+		return 0;
+	}
+	rel -= t->o.skip;
+	if (t->o.limit && rel >= t->o.limit) {
+		t->ended = true;
+		return 0;
+	}
+	if (rel < t->last_t)
+		rel = t->last_t;
+	t->last_t = rel;
+	p = proc_get(t, pid);
+	if (!p)
+		return tr_fail(t, err, errlen, "pid", "out of memory");
+	r->t = rel;
+	r->sector = sector;
+	r->nr = (uint32_t)nr;
+	r->write = write;
+	r->sync = sync || !write;
+	r->pid = pid;
+	r->think = 0;
+	if (!p->seen) {
+		r->dep = TD_FIRST;
+	} else if (!t->st.has_completions) {
+		r->dep = TD_UNKNOWN;
+	} else if (p->outstanding) {
+		r->dep = TD_OVERLAP;
+	} else {
+		r->dep = TD_AFTER_DONE;
+		r->think = raw > p->done ? raw - p->done : 0;
+	}
+	p->seen = true;
+	if (done_known) {
+		/* the process is busy until the latest of its completions */
+		if (!p->outstanding || done > p->done)
+			p->done = done;
+		p->outstanding = p->done > raw;
+	} else if (t->st.has_completions) {
+		p->outstanding++;
+		out_add(t, sector, (uint32_t)nr, pid);
+	}
+	t->st.records++;
+	t->st.ios[write]++;
+	t->st.bytes[write] += nr * 512;
+	t->st.span = rel;
+	return 1;
+}
+
+/*
+ * For formats that give each I/O's completion time (MSR): at raw time
+ * @raw the process is no longer outstanding if its latest completion has
+ * passed.
+ */
+void tr_settle(struct trace *t, uint32_t pid, uint64_t raw)
+{
+	struct tproc *p = proc_get(t, pid);
+
+	if (p && p->outstanding && p->done <= raw)
+		p->outstanding = 0;
+}
+
