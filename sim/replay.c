@@ -5,6 +5,7 @@
  * reading the trace a window ahead so memory stays flat in its length.
  */
 #include "sim.h"
+#include "pidmap.h"
 
 /*
  * Records read from the trace but not yet issued wait in their process's
@@ -50,10 +51,7 @@ struct replay {
 	const struct replay_spec *spec;
 	struct replay_proc **procs;
 	size_t nprocs, cap;
-	int *index;		/* pid hash -> procs index */
-	size_t icap;
-	uint32_t last_pid;	/* the last one looked up, and its index (or -1) */
-	int last_pi;
+	struct pidmap pids;	/* pid -> procs index */
 	struct replay_node *nodes;
 	int free_node;
 	unsigned pending;
@@ -76,41 +74,14 @@ static uint64_t replay_scale(const struct replay *rp, uint64_t ns)
 	return v >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)v;
 }
 
-static uint32_t pid_hash(uint32_t pid)
-{
-	return pid * 2654435761u;
-}
-
 /* The process for @pid, created on its first record. -1: out of memory. */
-static int replay_proc_lookup(struct sim *s, uint32_t pid)
+static int replay_proc_of(struct sim *s, uint32_t pid)
 {
 	struct replay *rp = s->rp;
-	size_t i, mask;
+	int pi = pidmap_find(&rp->pids, pid);
 
-	if ((rp->nprocs + 1) * 2 > rp->icap) {
-		size_t cap = rp->icap ? rp->icap * 2 : 64, j;
-		int *n = malloc(cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		for (j = 0; j < cap; j++)
-			n[j] = -1;
-		for (j = 0; j < rp->nprocs; j++) {
-			for (i = pid_hash(rp->procs[j]->pid) & (cap - 1); n[i] >= 0; i = (i + 1) & (cap - 1))
-				;
-			n[i] = (int)j;
-		}
-		free(rp->index);
-		rp->index = n;
-		rp->icap = cap;
-	}
-	mask = rp->icap - 1;
-	for (i = pid_hash(pid) & mask; rp->index[i] >= 0; i = (i + 1) & mask) {
-		if (rp->procs[rp->index[i]]->pid == pid) {
-			rp->last_pid = pid;
-			return rp->last_pi = rp->index[i];
-		}
-	}
+	if (pi >= 0)
+		return pi;
 	if (rp->nprocs == rp->cap) {
 		size_t cap = rp->cap ? rp->cap * 2 : 16;
 		struct replay_proc **np = realloc(rp->procs, cap * sizeof(*np));
@@ -134,8 +105,10 @@ static int replay_proc_lookup(struct sim *s, uint32_t pid)
 		const char *comm = trace_proc_name(rp->t, pid);
 		const struct trace_stats *ts = trace_stats(rp->t);
 
-		if (!p)
+		if (!p || pidmap_add(&rp->pids, pid) < 0) {
+			free(p);
 			return -1;
+		}
 		rp->procs[rp->nprocs] = p;
 		memset(j, 0, sizeof(*j));
 		antic_proc_init(&p->ap);
@@ -147,19 +120,9 @@ static int replay_proc_lookup(struct sim *s, uint32_t pid)
 			snprintf(j->name, sizeof(j->name), "%s[%u]", comm, pid);
 		else
 			snprintf(j->name, sizeof(j->name), "pid %u", pid);
-		rp->index[i] = (int)rp->nprocs;
 		s->r->nr_jobs = ++rp->nprocs;
 	}
-	rp->last_pid = pid;
-	return rp->last_pi = (int)rp->nprocs - 1;
-}
-
-/* Records come in runs from one process: the last one found, inline. */
-static inline int replay_proc_of(struct sim *s, uint32_t pid)
-{
-	if (s->rp->last_pi >= 0 && s->rp->last_pid == pid)
-		return s->rp->last_pi;
-	return replay_proc_lookup(s, pid);
+	return (int)rp->nprocs - 1;
 }
 
 /* A record must fit on the simulated disk: replay_read checks each it reads. */
@@ -400,7 +363,7 @@ int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_
 	s->rp = rp;
 	rp->spec = spec;
 	rp->free_live = -1;
-	rp->last_pi = -1;
+	pidmap_init(&rp->pids);
 	rp->t = trace_open(spec->path, &spec->topts, err, errlen);
 	if (!rp->t)
 		return -1;
@@ -430,7 +393,7 @@ void replay_free(struct sim *s)
 	for (i = 0; i < rp->nprocs; i++)
 		free(rp->procs[i]);
 	free(rp->procs);
-	free(rp->index);
+	pidmap_free(&rp->pids);
 	free(rp->nodes);
 	free(rp->live);
 	free(rp);
