@@ -277,18 +277,15 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 {
 	int dir = rq->sync ? ANTIC_SYNC : ANTIC_ASYNC;
 
-	rq->seq = as->seq++;
-	rq->add_time = now;
-	rq->fifo_time = now + (dir == ANTIC_SYNC ? as->tun.read_expire :
-						   as->tun.write_expire);
-	rq->queue = (u8)dir;
-	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
+	antic_queue_admit(&as->q[dir], rq, as->seq++, now,
+			  dir == ANTIC_SYNC ? as->tun.read_expire :
+					      as->tun.write_expire, (u8)dir);
 	if (rq->proc) {
+		/* the queue's order does not enter the process's history */
 		if (rq->sync)
 			update_history(as, rq->proc, rq, now);
 		rq->proc->nr_queued++;
 	}
-	antic_queue_add(&as->q[dir], rq);
 	if (waiting(as)) {
 		int reason = break_reason(as, rq, now);
 

@@ -28,13 +28,9 @@ static void dl_add(void *s, struct antic_rq *rq, u64 now)
 	struct dl_sched *dl = s;
 	int dir = rq->write ? DL_WRITE : DL_READ;
 
-	rq->seq = dl->seq++;
-	rq->add_time = now;
-	rq->fifo_time = now + (dir == DL_READ ? dl->tun.read_expire :
-						dl->tun.write_expire);
-	rq->queue = (u8)dir;
-	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
-	antic_queue_add(&dl->q[dir], rq);
+	antic_queue_admit(&dl->q[dir], rq, dl->seq++, now,
+			  dir == DL_READ ? dl->tun.read_expire :
+					   dl->tun.write_expire, (u8)dir);
 }
 
 /* The request after the last one dispatched in @dir, without wrapping. */
@@ -132,12 +128,7 @@ static void noop_add(void *s, struct antic_rq *rq, u64 now)
 {
 	struct noop_sched *n = s;
 
-	rq->seq = n->seq++;
-	rq->add_time = now;
-	rq->fifo_time = now;
-	rq->queue = 0;
-	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
-	antic_queue_add(&n->q, rq);
+	antic_queue_admit(&n->q, rq, n->seq++, now, 0, 0);
 }
 
 static enum antic_verdict noop_dispatch(void *s, u64 now,

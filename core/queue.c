@@ -124,6 +124,17 @@ void antic_queue_add(struct antic_queue *q, struct antic_rq *rq)
 	q->count++;
 }
 
+void antic_queue_admit(struct antic_queue *q, struct antic_rq *rq, u64 seq,
+		       u64 now, u64 expire, u8 which)
+{
+	rq->seq = seq;
+	rq->add_time = now;
+	rq->fifo_time = now + expire;
+	rq->queue = which;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_NEW), ANTIC_RQ_QUEUED);
+	antic_queue_add(q, rq);
+}
+
 void antic_queue_del(struct antic_queue *q, struct antic_rq *rq)
 {
 	tree_erase(&q->root, rq);

@@ -102,6 +102,13 @@ struct antic_queue {
 
 void antic_queue_init(struct antic_queue *q);
 void antic_queue_add(struct antic_queue *q, struct antic_rq *rq);
+/*
+ * A new request enters a policy: stamp it (arrival number @seq, the time,
+ * the deadline @expire from now, which of the policy's queues) and queue
+ * it in @q. What every policy's add does first.
+ */
+void antic_queue_admit(struct antic_queue *q, struct antic_rq *rq, u64 seq,
+		       u64 now, u64 expire, u8 which);
 void antic_queue_del(struct antic_queue *q, struct antic_rq *rq);
 /* Lowest-sector request at or after @sector, or NULL. */
 struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector);
