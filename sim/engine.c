@@ -61,6 +61,31 @@ static int complete(struct sim *s, struct sim_rq *rq)
 	return rc;
 }
 
+/* Hand event @ev to the part of the simulator it concerns. 0, or -1. */
+static int handle(struct sim *s, const struct event *ev)
+{
+	switch (ev->type) {
+	case EV_WAKE:
+		return job_wake(s, &s->procs[ev->arg]);
+	case EV_END:
+		job_finish(s, &s->procs[ev->arg]);
+		return 0;
+	case EV_DONE:
+		return complete(s, ev->rq);
+	case EV_SCHED:
+		s->ops->handle_expiry(s->sched, s->now);
+		return 0;
+	case EV_FLUSH:
+		s->flush_wake = false;
+		return flusher_run(s);
+	case EV_TRACE:
+		return replay_open_step(s);
+	case EV_TWAKE:
+		return replay_wake(s, ev->arg);
+	}
+	return 0;
+}
+
 static void sim_free(struct sim *s)
 {
 	size_t i;
@@ -146,7 +171,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	wd.limit = WATCHDOG_EVENTS + 4 * (uint64_t)s->nprocs;	/* each may wake at one instant */
 	for (i = 0; i < s->nprocs; i++)
 		if (event_push(s, s->procs[i].spec->startdelay, EV_WAKE, (int)i, NULL))
-			goto oom;
+			goto failed;
 	if (o->replay) {
 		if (replay_start(s, o->replay, err, errlen)) {
 			if (!*err)
@@ -175,35 +200,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 				(double)s->now / 1e9);
 			s->next_progress = s->now + ANTIC_NSEC_PER_SEC;
 		}
-		switch (ev.type) {
-		case EV_WAKE:
-			if (job_wake(s, &s->procs[ev.arg]))
-				goto oom;
-			break;
-		case EV_END:
-			job_finish(s, &s->procs[ev.arg]);
-			break;
-		case EV_DONE:
-			if (complete(s, ev.rq))
-				goto replay_err;
-			break;
-		case EV_SCHED:
-			s->ops->handle_expiry(s->sched, s->now);
-			break;
-		case EV_FLUSH:
-			s->flush_wake = false;
-			if (flusher_run(s))
-				goto oom;
-			break;
-		case EV_TRACE:
-			if (replay_open_step(s))
-				goto replay_err;
-			break;
-		case EV_TWAKE:
-			if (replay_wake(s, ev.arg))
-				goto replay_err;
-			break;
-		}
+		if (handle(s, &ev))
+			goto failed;
 		blk_run_queue(s);
 	}
 	if (o->progress)
@@ -227,13 +225,10 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		r->trace = *replay_trace_stats(s);
 	rc = 0;
 	goto out;
-replay_err:
-	if (*replay_error(s)) {
-		snprintf(err, errlen, "%s", replay_error(s));
-		goto out;
-	}
-oom:
-	snprintf(err, errlen, "%s", *s->bug ? s->bug : "out of memory");
+failed:
+	/* a trace that went bad, an internal error found, or else memory */
+	snprintf(err, errlen, "%s", *replay_error(s) ? replay_error(s) :
+		 *s->bug ? s->bug : "out of memory");
 out:
 	if (rc)
 		sim_result_free(r);
