@@ -670,7 +670,7 @@ static u32 ops_queued(const void *s)
 }
 
 const struct antic_policy_ops as_policy_ops = {
-	.name = "anticipatory",
+	.name = ANTIC_AS_NAME,
 	.add = ops_add,
 	.dispatch = ops_dispatch,
 	.complete = ops_complete,
