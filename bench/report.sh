@@ -11,7 +11,9 @@ simout=$(mktemp)
 trap 'rm -f "$simout" "$simout.dat"' EXIT
 kver=$(sed -n "s/.*vm: kernel \([^,]*\),.*/\1/p" "$log" | head -n 1)
 
-# simulator: the same workload on the same disk (noop stands for none)
+# simulator: the same workload on the same disk, each policy's column
+# under the Linux scheduler that plays it (antic-sim --list-schedulers)
+schedmap=$("$sim" --list-schedulers | awk '{ printf "%s=%s ", $1, $2 }')
 for depth in $(awk '$1 == "RES" { print $2 }' "$log" | sort -un); do
 	for pair in write-vs-read:reader write-vs-tree:tree read-vs-tree:tree \
 		six-trees:tree ten-streams:stream read-vs-fsync:writer \
@@ -21,13 +23,13 @@ for depth in $(awk '$1 == "RES" { print $2 }' "$log" | sort -un); do
 		[ $w = six-trees ] && ex=six-tree-readers
 		"$sim" --quiet --output-format=csv --set disk=ide2003 --set queue_depth="$depth" \
 			"$top/examples/$ex.fio" |
-		awk -F, -v d="$depth" -v w="$w" -v job="$job" '
+		awk -F, -v d="$depth" -v w="$w" -v job="$job" -v schedmap="$schedmap" '
 			# time: the slowest such job; random-vs-write: the mean of their read p50 (ms)
 			NR > 1 && index($2, job) == 1 && w == "random-vs-write" { m[$1] += $8 / 1e6; c[$1]++; next }
 			NR > 1 && index($2, job) == 1 { t = $7 / 1000; if (t > m[$1]) m[$1] = t }
 			END {
-				map["noop"] = "none"; map["deadline"] = "mq-deadline"
-				map["anticipatory"] = "anticipatory"
+				n = split(schedmap, pairs, " ")
+				for (i = 1; i <= n; i++) { split(pairs[i], kv, "="); map[kv[1]] = kv[2] }
 				for (s in m) printf "SIM %s %s %s %.3f\n", d, w, map[s], c[s] ? m[s] / c[s] : m[s]
 			}'
 	done
