@@ -4,7 +4,7 @@
 CC ?= cc
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
-CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c
+CORE_SRC := core/queue.c core/anticipatory.c core/deadline.c core/disk.c core/policy.c
 # every sim/*.c but the CLI, which tests and benches replace with their own main
 SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c); make check replays their corpora

@@ -19,8 +19,6 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEDS = ["none", "mq-deadline", "kyber", "bfq", "anticipatory"]
-# antic-sim's policies under the kernel's names (noop stands for none)
-SIM_SCHED = {"noop": "none", "deadline": "mq-deadline", "anticipatory": "anticipatory"}
 # the bench workloads whose example file is named otherwise
 EXAMPLE = {"six-trees": "six-tree-readers"}
 # the metric of this workload is its readers' median latency, not a time
@@ -139,6 +137,10 @@ def sim_predictions(depths, workloads, morton):
     if not os.access(sim, os.X_OK):
         warn("%s not built: no predictions (run make)" % sim)
         return {}
+    # each policy's column under the Linux scheduler that plays it: core's
+    # table, as antic-sim --list-schedulers prints it (noop plays none)
+    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
+    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
     timed = {w: morton[example_of(w)]["timed_job"] for w in workloads
              if example_of(w) in morton}
     if LATENCY_WORKLOAD in workloads:
@@ -159,7 +161,7 @@ def sim_predictions(depths, workloads, morton):
                 warn("antic-sim gave no JSON for %s at depth %d" % (w, d))
                 continue
             for s, r in doc.get("schedulers", {}).items():
-                if s not in SIM_SCHED:
+                if s not in sim_sched:
                     continue
                 jobs = [j for j in r["jobs"] if j["jobname"].startswith(job)
                         and (j["read"]["total_ios"] or j["write"]["total_ios"])]
@@ -169,7 +171,7 @@ def sim_predictions(depths, workloads, morton):
                     v = sum(percentile_ms(j["read"], "50.000000") for j in jobs) / len(jobs)
                 else:
                     v = max(j["job_runtime"] for j in jobs) / 1000  # the slowest such job
-                out[(d, w, SIM_SCHED[s])] = round(v, 3)
+                out[(d, w, sim_sched[s])] = round(v, 3)
     return out
 
 

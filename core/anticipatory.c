@@ -681,7 +681,7 @@ static void ops_handle_expiry(void *s, u64 now)
 }
 
 const struct antic_policy_ops as_policy_ops = {
-	.name = "anticipatory",
+	.name = ANTIC_AS_NAME,
 	.add = ops_add,
 	.dispatch = ops_dispatch,
 	.complete = ops_complete,

@@ -110,7 +110,7 @@ static u32 dl_queued(const void *s)
 }
 
 const struct antic_policy_ops dl_policy_ops = {
-	.name = "deadline",
+	.name = ANTIC_DEADLINE_NAME,
 	.add = dl_add,
 	.dispatch = dl_dispatch,
 	.complete = dl_complete,
@@ -154,7 +154,7 @@ static u32 noop_queued(const void *s)
 }
 
 const struct antic_policy_ops noop_policy_ops = {
-	.name = "noop",
+	.name = ANTIC_NOOP_NAME,
 	.add = noop_add,
 	.dispatch = noop_dispatch,
 	.complete = dl_complete,

@@ -41,14 +41,14 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 			.segment_kb = 1024,
 			/* SATA 6 Gb/s after 8b/10b coding */
 			.iface_mbps = 600,
-			/* no NCQ: Morton's disk had none, and depth is a setting */
+			/* no NCQ, where antic's comparisons start; a setting */
 			.queue_depth = 1,
 			.ssd_read_us = 80,
 			.ssd_write_us = 20,
 			.ssd_channels = 8,
 			.ssd_mbps = 500,
 		},
-		/* the model's choice, and hddsim's default */
+		/* the model's choice, and hddsim's default before presets */
 		.max_sectors_kb = 512,
 	},
 	{

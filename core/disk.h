@@ -95,7 +95,7 @@ struct disk {
  * Named drives: antic-sim's disk=NAME and hddsim's profile=NAME both take
  * these, and parameters given beside the name override single figures.
  * max_sectors_kb is the host's, not the drive's: the largest request the
- * block layer of the drive's time sent it.
+ * block layer sends it (for ide2003, what Linux 2.5's IDE driver sent).
  */
 struct disk_preset {
 	const char *name;

@@ -139,6 +139,37 @@ enum antic_verdict {
 };
 
 /*
+ * The policies by name: what antic-sim calls each, the Linux scheduler
+ * that plays its part on a real disk (so reports compare like with
+ * like), and one more name it answers to. antic-sim takes any of the
+ * three; the module registers anticipatory under its name and alias.
+ * The macros are the table's strings, for static initializers.
+ */
+#define ANTIC_NOOP_NAME "noop"
+#define ANTIC_NOOP_KERNEL "none"
+#define ANTIC_DEADLINE_NAME "deadline"
+#define ANTIC_DEADLINE_KERNEL "mq-deadline"
+#define ANTIC_AS_NAME "anticipatory"
+#define ANTIC_AS_ALIAS "as"
+
+enum antic_policy_id {
+	ANTIC_POL_NOOP = 0,
+	ANTIC_POL_DEADLINE,
+	ANTIC_POL_AS,
+	ANTIC_NR_POLICIES,
+};
+
+struct antic_policy_name {
+	const char *name;	/* antic-sim's, and its reports' */
+	const char *kernel;	/* the Linux scheduler that plays it */
+	const char *alias;	/* NULL: none beyond those two */
+};
+
+extern const struct antic_policy_name antic_policy_names[ANTIC_NR_POLICIES];
+/* The policy any of its names means, or -1. */
+int antic_policy_find(const char *s);
+
+/*
  * The event interface every policy implements, so the simulator can drive
  * any of them the same way. All times are ns on the host's clock.
  * Time has one channel, as in ngtcp2: after any call the host asks

@@ -668,11 +668,11 @@ static struct elevator_type asmq_iosched = {
 #ifdef CONFIG_BLK_DEBUG_FS
 	.queue_debugfs_attrs = asmq_debugfs_attrs,
 #endif
-	.elevator_name = "anticipatory",
-	.elevator_alias = "as",
+	.elevator_name = ANTIC_AS_NAME,
+	.elevator_alias = ANTIC_AS_ALIAS,
 	.elevator_owner = THIS_MODULE,
 };
-MODULE_ALIAS("anticipatory-iosched");
+MODULE_ALIAS(ANTIC_AS_NAME "-iosched");
 
 /*
  * Every writable file must name a tunable in core's table, and every

@@ -9,21 +9,20 @@
 
 const char *sim_policy_name(enum sim_policy p)
 {
-	static const char *const n[] = { "noop", "deadline", "anticipatory" };
-
-	return n[p];
+	_Static_assert((int)POL_NOOP == ANTIC_POL_NOOP && (int)POL_DEADLINE == ANTIC_POL_DEADLINE &&
+		       (int)POL_AS == ANTIC_POL_AS && (int)POL_NR == ANTIC_NR_POLICIES,
+		       "enum sim_policy indexes core's antic_policy_names");
+	return antic_policy_names[p].name;
 }
 
+/* Any of the names core's table gives a policy: noop/none, deadline/mq-deadline, anticipatory/as */
 int sim_policy_parse(const char *s, enum sim_policy *p)
 {
-	if (!strcmp(s, "noop") || !strcmp(s, "none"))
-		*p = POL_NOOP;
-	else if (!strcmp(s, "deadline") || !strcmp(s, "mq-deadline"))
-		*p = POL_DEADLINE;
-	else if (!strcmp(s, "anticipatory") || !strcmp(s, "as"))
-		*p = POL_AS;
-	else
+	int id = antic_policy_find(s);
+
+	if (id < 0)
 		return -1;
+	*p = (enum sim_policy)id;
 	return 0;
 }
 

@@ -22,6 +22,8 @@ static void usage(FILE *f)
 		"                          antic_expire=6 (ms), rpm=5400, type=ssd, queue_depth=32,\n"
 		"                          mem=256m, read_ahead_kb=128; see README.md\n"
 		"  --quiet                 no progress on stderr\n"
+		"  --list-schedulers       each scheduler's name, the Linux scheduler that plays it,\n"
+		"                          and its alias, one a line\n"
 		"  --help, --version\n"
 		"trace options (replay, convert):\n"
 		"  --format FMT            blktrace, blkparse, msr, spc, iolog2, iolog3 (default: detect)\n"
@@ -268,6 +270,14 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--version")) {
 			printf("antic-sim 0.1\n");
+			return 0;
+		} else if (!strcmp(a, "--list-schedulers")) {
+			for (k = 0; k < ANTIC_NR_POLICIES; k++) {
+				const struct antic_policy_name *n = &antic_policy_names[k];
+
+				printf("%s %s%s%s\n", n->name, n->kernel, n->alias ? " " : "",
+				       n->alias ? n->alias : "");
+			}
 			return 0;
 		} else if (!strcmp(a, "--scheduler")) {
 			NEEDARG();

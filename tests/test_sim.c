@@ -254,6 +254,34 @@ static void test_determinism(void)
 	workload_free(&w);
 }
 
+/* Every name core's table gives a policy reaches it, and its own name comes back. */
+static void test_policy_names(void)
+{
+	static const char *const want[][3] = {
+		{ "noop", "none", NULL },
+		{ "deadline", "mq-deadline", NULL },
+		{ "anticipatory", "as", "anticipatory" },
+	};
+	enum sim_policy p;
+	int i, j;
+
+	for (i = 0; i < POL_NR; i++) {
+		const struct antic_policy_name *n = &antic_policy_names[i];
+
+		CHECK(!strcmp(sim_policy_name((enum sim_policy)i), n->name));
+		for (j = 0; j < 3; j++) {
+			if (!want[i][j])
+				continue;
+			CHECK(sim_policy_parse(want[i][j], &p) == 0 && (int)p == i);
+		}
+	}
+	CHECK(!strcmp(antic_policy_names[POL_AS].kernel, "anticipatory"));
+	CHECK(!strcmp(antic_policy_names[POL_DEADLINE].kernel, "mq-deadline"));
+	CHECK(sim_policy_parse("bfq", &p) == -1);
+	CHECK(sim_policy_parse("", &p) == -1);
+	CHECK(sim_policy_parse("a", &p) == -1);
+}
+
 static void test_demo_ordering(void)
 {
 	struct workload w;
@@ -676,6 +704,7 @@ void suite_sim(void)
 	RUN(test_tunable_extremes);
 	RUN(test_determinism);
 	RUN(test_demo_ordering);
+	RUN(test_policy_names);
 	RUN(test_ssd_no_anticipation);
 	RUN(test_counters_reported);
 	RUN(test_exits_raise_exit_prob);
