@@ -275,6 +275,18 @@ static u64 segment_sectors(const struct disk *d)
 	return (u64)d->p.segment_kb * 2;
 }
 
+/*
+ * Where the data a segment holds begins, if the head has read [start,
+ * end) into it: a segment is segment_kb of buffer, so a stream keeps only
+ * its most recent segment_kb, whatever the length of the stream.
+ */
+static u64 held_from(const struct disk *d, u64 start, u64 end)
+{
+	u64 seg = segment_sectors(d);
+
+	return end - start > seg ? end - seg : start;
+}
+
 /* Where read-ahead has reached at @t. */
 static u64 ra_pos(const struct disk *d, u64 t)
 {
@@ -309,8 +321,8 @@ static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
 			/* ra_pos divides: once per lookup, not twice */
 			u64 pos = ra_pos(d, t);
 
-			if (sector >= s->start && sector <= pos &&
-			    end <= d->ra_cap) {
+			if (sector >= held_from(d, s->start, pos) &&
+			    sector <= pos && end <= d->ra_cap) {
 				*which = (int)i;
 				*ready = end <= pos ? t : ra_time_of(d, end);
 				return true;
@@ -331,6 +343,8 @@ static void stop_read_ahead(struct disk *d, u64 t)
 	if (d->ra < 0)
 		return;
 	d->seg[d->ra].end = ra_pos(d, t);
+	d->seg[d->ra].start = held_from(d, d->seg[d->ra].start,
+					d->seg[d->ra].end);
 	d->head_sector = d->seg[d->ra].end;
 	d->cyl = disk_sector_cyl(d, d->head_sector);
 	d->ra = -1;
@@ -355,7 +369,7 @@ static void start_read_ahead(struct disk *d, u64 t, u64 sector, u64 end)
 	for (i = 1; i < d->p.cache_segments; i++)
 		if (d->seg[i].used < d->seg[victim].used)
 			victim = i;
-	d->seg[victim].start = sector;
+	d->seg[victim].start = held_from(d, sector, end);
 	d->seg[victim].end = end;
 	d->seg[victim].used = ++d->stamp;
 	d->ra = (int)victim;

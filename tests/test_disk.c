@@ -357,6 +357,228 @@ static void test_position_agrees_with_service(void)
 	CHECK(checked > 3000);
 }
 
+/*
+ * A host for the read cache tests: streams of sequential reads, each with
+ * @depth commands at the drive and none thinking, served in the order the
+ * drive picks. A stream reads [first, first + len) @passes times, from
+ * @t0 on; it is done when its last read completes.
+ */
+struct stream {
+	u64 first, len, t0;
+	u32 bs, depth, passes;
+	/* progress */
+	u64 next, issued, completed, end_ns;
+	u32 at_drive;
+};
+
+struct host_cmd {
+	struct stream *st;
+	u64 sector, arrival;
+	u32 nr;
+};
+
+#define HOST_MAX_CMDS 128
+
+static void host_issue(struct stream *st, struct host_cmd *q, unsigned *n,
+		       u64 now)
+{
+	u64 total = st->len * st->passes;
+
+	while (st->at_drive < st->depth && st->issued < total) {
+		u64 off = st->issued % st->len;
+		u32 nr = (u32)antic_min64(st->bs, st->len - off);
+
+		q[*n] = (struct host_cmd){ st, st->first + off, now, nr };
+		(*n)++;
+		st->issued += nr;
+		st->at_drive++;
+	}
+}
+
+/* The drive's choice among the @n commands at it. */
+static unsigned host_pick(const struct disk *d, u64 now,
+			  const struct host_cmd *q, unsigned n)
+{
+	unsigned i, best = 0;
+	u64 best_t = UINT64_MAX;
+
+	for (i = 0; i < n; i++) {
+		u64 t = disk_position_time(d, now, q[i].sector, q[i].nr, false);
+
+		if (t < best_t) {
+			best_t = t;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static void host_run(struct disk *d, struct stream *st, unsigned nst)
+{
+	struct host_cmd q[HOST_MAX_CMDS];
+	unsigned n = 0, i, k;
+	u64 now = 0;
+
+	for (;;) {
+		u64 wake = UINT64_MAX, done;
+
+		for (i = 0; i < nst; i++) {
+			if (st[i].t0 <= now)
+				host_issue(&st[i], q, &n, now);
+			else if (st[i].t0 < wake)
+				wake = st[i].t0;
+		}
+		if (!n) {
+			if (wake == UINT64_MAX)
+				return;
+			now = wake;
+			continue;
+		}
+		now = antic_max64(now, disk_busy_until(d));
+		k = host_pick(d, now, q, n);
+		done = disk_service(d, now, q[k].sector, q[k].nr, false);
+		q[k].st->completed += q[k].nr;
+		q[k].st->end_ns = done;
+		q[k].st->at_drive--;
+		/* keep the queue in arrival order */
+		for (i = k; i + 1 < n; i++)
+			q[i] = q[i + 1];
+		n--;
+		now = done;
+	}
+}
+
+/* A stream's rate in bytes/s over its whole run. */
+static u64 stream_rate(const struct stream *st)
+{
+	return antic_div64(st->completed * 512 * ANTIC_NSEC_PER_SEC,
+			   st->end_ns - st->t0);
+}
+
+/* No stream reads faster than the media under it, to within 0.1%. */
+static void check_streams(const struct disk *d, const struct stream *st,
+			  unsigned nst, const char *what)
+{
+	unsigned i;
+
+	for (i = 0; i < nst; i++) {
+		u64 media = disk_media_rate(d, st[i].first);
+		u64 rate = stream_rate(&st[i]);
+
+		CHECK_EQ(st[i].completed, st[i].len * st[i].passes);
+		if (rate > media + media / 1000) {
+			fprintf(stderr, "  %s: stream %u bs %u depth %u reads at %llu B/s, media %llu\n",
+				what, i, st[i].bs, st[i].depth,
+				(unsigned long long)rate,
+				(unsigned long long)media);
+			CHECK(rate <= media + media / 1000);
+		}
+	}
+}
+
+/*
+ * A region four times the cache (64 MiB beside 16 MiB), read twice over,
+ * by two readers together or one behind the other, at every block size
+ * and at depths 1 and 32: no reader gets more than the media gives. (A
+ * region little larger than the cache is another matter: at depth 32 and
+ * 512 KiB a reader has 16 MiB at the drive, its second pass begins while
+ * the first is still in the cache, and the hits are real.)
+ * The drive's read-ahead once kept growing one segment with the stream,
+ * so a second pass came from the "cache" at interface speed.
+ */
+static void test_cache_never_beats_media(void)
+{
+	static const u32 bs[] = { 8, 128, 1024, 2048 };
+	static const u32 depth[] = { 1, 32 };
+	struct disk_params p;
+	struct disk d;
+	u64 region = 64 * 2048;
+	unsigned b, q, zone;
+
+	disk_default_params(&p);
+	for (zone = 0; zone < 2; zone++) {
+		/* the outer zone, and the innermost one */
+		u64 first = zone ? p.capacity - 2 * region : 0;
+
+		for (b = 0; b < sizeof(bs) / sizeof(bs[0]); b++) {
+			for (q = 0; q < 2; q++) {
+				const struct stream proto = {
+					.first = first, .len = region,
+					.bs = bs[b], .depth = depth[q], .passes = 1
+				};
+				struct stream one = proto, two[2] = { proto, proto };
+
+				one.passes = 2;
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, &one, 1);
+				check_streams(&d, &one, 1, "loops");
+
+				/* two readers of one region, side by side */
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, two, 2);
+				check_streams(&d, two, 2, "two readers");
+
+				/* the second starts when the first is 100 ms in */
+				two[0] = two[1] = proto;
+				two[1].t0 = 100 * ANTIC_NSEC_PER_MSEC;
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, two, 2);
+				check_streams(&d, two, 2, "a region read twice");
+			}
+		}
+	}
+}
+
+/*
+ * The cache holds cache_segments segments of segment_kb: after more than
+ * that has been read, the oldest data is gone, whether it was read as one
+ * stream or as many.
+ */
+static void test_cache_capacity(void)
+{
+	struct disk_params p;
+	struct disk d;
+	u64 seg, cache, t, hits, i;
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	seg = (u64)p.segment_kb * 2;
+	cache = seg * p.cache_segments;
+
+	/* one stream of a segment more than the cache */
+	t = 0;
+	for (i = 0; i < cache + seg; i += 128)
+		t = disk_service(&d, t, i, 128, false);
+	hits = d.st.cache_hits;
+	/* the latest is still there, in the segment being read ahead */
+	t = disk_service(&d, t, cache + seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+	/* a segment's length back is not */
+	t = disk_service(&d, t, cache - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+	/* and neither is the first */
+	disk_service(&d, t, 0, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+
+	/* one segment's worth from each of cache_segments + 1 places */
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	t = 0;
+	for (i = 0; i <= p.cache_segments; i++)
+		t = disk_service(&d, t, i * 100 * seg, (u32)seg, false);
+	hits = d.st.cache_hits;
+	/*
+	 * the ends of the newest and the second oldest are there (their
+	 * beginnings made room for what the drive read ahead)
+	 */
+	t = disk_service(&d, t, p.cache_segments * 100 * seg + seg - 128, 128,
+			 false);
+	t = disk_service(&d, t, 100 * seg + seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 2);
+	/* the oldest is not */
+	disk_service(&d, t, seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 2);
+}
+
 void suite_disk(void)
 {
 	RUN(test_seek_curve_endpoints);
@@ -372,4 +594,6 @@ void suite_disk(void)
 	RUN(test_position_seek_and_zones);
 	RUN(test_position_read_ahead);
 	RUN(test_position_agrees_with_service);
+	RUN(test_cache_never_beats_media);
+	RUN(test_cache_capacity);
 }
