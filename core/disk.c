@@ -43,6 +43,13 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 			.iface_mbps = 600,
 			/* no NCQ: Morton's disk had none, and depth is a setting */
 			.queue_depth = 1,
+			/*
+			 * Drive firmware bounds how long NCQ reordering can
+			 * pass a command over; reported bounds run from 0.5
+			 * to 4 s. ublk-disksim, a validated userspace HDD
+			 * emulator, uses 500 ms; so does the model.
+			 */
+			.ncq_age_ms = 500,
 			.ssd_read_us = 80,
 			.ssd_write_us = 20,
 			.ssd_channels = 8,
@@ -78,6 +85,8 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 			/* ATA/100 */
 			.iface_mbps = 100,
 			.queue_depth = 1,
+			/* as sata7200, should a depth be set: the drive had no NCQ */
+			.ncq_age_ms = 500,
 			.ssd_read_us = 80,
 			.ssd_write_us = 20,
 			.ssd_channels = 8,
@@ -130,6 +139,8 @@ int disk_init(struct disk *d, const struct disk_params *p, const char **why)
 		return fail(why, "capacity");
 	if (p->queue_depth < 1 || p->queue_depth > 256)
 		return fail(why, "queue_depth");
+	if (p->ncq_age_ms > 60000)
+		return fail(why, "ncq_age_ms");
 	if (p->iface_mbps < 1)
 		return fail(why, "iface_mbps");
 	if (p->cache_segments > DISK_MAX_SEGMENTS)
@@ -411,6 +422,35 @@ u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
 	rot = (sector_angle(d, sector) + d->rev_ns - t % d->rev_ns) %
 	      d->rev_ns;
 	return t + rot - now;
+}
+
+unsigned int disk_pick(const struct disk *d, u64 now,
+		       const struct disk_cmd *const *cmds, unsigned int n)
+{
+	u64 age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC, best_t = 0;
+	unsigned int i, oldest = 0, best = 0;
+
+	if (n <= 1)
+		return 0;
+	/* the oldest: the first in the array of those that arrived first */
+	for (i = 1; i < n; i++)
+		if (cmds[i]->arrival < cmds[oldest]->arrival)
+			oldest = i;
+	/* starvation: firmware serves a command that has waited too long */
+	if (age && now >= cmds[oldest]->arrival &&
+	    now - cmds[oldest]->arrival >= age)
+		return oldest;
+	for (i = 0; i < n; i++) {
+		const struct disk_cmd *c = cmds[i];
+		u64 t = disk_position_time(d, now, c->sector, c->nr, c->write);
+
+		if (i == 0 || t < best_t ||
+		    (t == best_t && c->arrival < cmds[best]->arrival)) {
+			best_t = t;
+			best = i;
+		}
+	}
+	return best;
 }
 
 u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write)

@@ -1,6 +1,7 @@
 /*
  * test_disk.c - the disk model against times computed by hand.
  */
+#include <string.h>
 #include "harness.h"
 #include "../core/disk.h"
 
@@ -373,8 +374,7 @@ struct stream {
 
 struct host_cmd {
 	struct stream *st;
-	u64 sector, arrival;
-	u32 nr;
+	struct disk_cmd cmd;
 };
 
 #define HOST_MAX_CMDS 128
@@ -388,7 +388,8 @@ static void host_issue(struct stream *st, struct host_cmd *q, unsigned *n,
 		u64 off = st->issued % st->len;
 		u32 nr = (u32)antic_min64(st->bs, st->len - off);
 
-		q[*n] = (struct host_cmd){ st, st->first + off, now, nr };
+		q[*n] = (struct host_cmd){ st, { .sector = st->first + off,
+						 .arrival = now, .nr = nr } };
 		(*n)++;
 		st->issued += nr;
 		st->at_drive++;
@@ -399,18 +400,12 @@ static void host_issue(struct stream *st, struct host_cmd *q, unsigned *n,
 static unsigned host_pick(const struct disk *d, u64 now,
 			  const struct host_cmd *q, unsigned n)
 {
-	unsigned i, best = 0;
-	u64 best_t = UINT64_MAX;
+	const struct disk_cmd *cmds[HOST_MAX_CMDS];
+	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		u64 t = disk_position_time(d, now, q[i].sector, q[i].nr, false);
-
-		if (t < best_t) {
-			best_t = t;
-			best = i;
-		}
-	}
-	return best;
+	for (i = 0; i < n; i++)
+		cmds[i] = &q[i].cmd;
+	return disk_pick(d, now, cmds, n);
 }
 
 static void host_run(struct disk *d, struct stream *st, unsigned nst)
@@ -436,8 +431,8 @@ static void host_run(struct disk *d, struct stream *st, unsigned nst)
 		}
 		now = antic_max64(now, disk_busy_until(d));
 		k = host_pick(d, now, q, n);
-		done = disk_service(d, now, q[k].sector, q[k].nr, false);
-		q[k].st->completed += q[k].nr;
+		done = disk_service(d, now, q[k].cmd.sector, q[k].cmd.nr, false);
+		q[k].st->completed += q[k].cmd.nr;
 		q[k].st->end_ns = done;
 		q[k].st->at_drive--;
 		/* keep the queue in arrival order */
@@ -579,6 +574,218 @@ static void test_cache_capacity(void)
 	CHECK_EQ(d.st.cache_hits, hits + 2);
 }
 
+/*
+ * NCQ: the drive serves the command it can reach soonest. Random sets of
+ * up to 32 commands, none near the age limit, at random times after
+ * random work: disk_pick's choice has the least disk_position_time, and
+ * is the oldest of those that share it.
+ */
+static void test_pick_shortest_positioning(void)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd c[32];
+	const struct disk_cmd *cmds[32];
+	u64 x = 4242, now = 0;
+	unsigned round, i;
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	for (round = 0; round < 2000; round++) {
+		unsigned n, k, want = 0;
+		u64 want_t = UINT64_MAX, arrival;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 2 + (unsigned)((x >> 33) % 31);
+		now = disk_busy_until(&d) + (x >> 45) % 5000000;
+		/* arrivals over the last 100 ms, oldest first */
+		arrival = now - 100 * ANTIC_NSEC_PER_MSEC;
+		for (i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			arrival += (x >> 50) % 3000000;
+			/* some near the head, some read-ahead hits, some anywhere */
+			if ((x >> 20) % 3 == 0)
+				c[i].sector = d.head_sector + (x >> 30) % 20000;
+			else
+				c[i].sector = (x >> 17) % (p.capacity - 256);
+			/* a few the same as one before: ties */
+			if (i && (x >> 10) % 8 == 0)
+				c[i].sector = c[(x >> 40) % i].sector;
+			c[i].nr = 8 + 8 * (u32)((x >> 4) % 16);
+			c[i].write = (x >> 8) % 4 == 0;
+			c[i].arrival = antic_min64(arrival, now);
+			cmds[i] = &c[i];
+		}
+		for (i = 0; i < n; i++) {
+			u64 t = disk_position_time(&d, now, c[i].sector,
+						   c[i].nr, c[i].write);
+
+			if (t < want_t) {
+				want_t = t;
+				want = i;
+			}
+		}
+		k = disk_pick(&d, now, cmds, n);
+		CHECK_EQ(k, want);
+		if (k != want)
+			break;
+		disk_service(&d, now, c[k].sector, c[k].nr, c[k].write);
+	}
+}
+
+/* Commands the drive can reach equally soon: the oldest goes first. */
+static void test_pick_ties_oldest(void)
+{
+	struct disk_params p;
+	struct disk d;
+	u64 now = 50 * ANTIC_NSEC_PER_MSEC, far = 1000000000;
+	struct disk_cmd a = { .sector = 5000, .arrival = 1000, .nr = 8 };
+	struct disk_cmd b = a, c = a, f = { .sector = far, .arrival = 10, .nr = 8 };
+
+	disk_default_params(&p);
+	p.queue_depth = 32;
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	b.arrival = 2000;
+	c.arrival = 3000;
+	{
+		const struct disk_cmd *q[] = { &a, &b, &c };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 0);
+	}
+	{
+		/* an older one further away does not count */
+		const struct disk_cmd *q[] = { &f, &a, &b };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 1);
+	}
+	{
+		/* the arrival decides, not the place in the array ... */
+		const struct disk_cmd *q[] = { &c, &b, &a };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 2);
+	}
+	{
+		/* ... unless they arrived together */
+		const struct disk_cmd *q[] = { &b, &b, &a, &a };
+
+		CHECK_EQ(disk_pick(&d, now, q, 4), 2);
+	}
+	/* a read and a write of one place can tie too */
+	b.write = true;
+	{
+		const struct disk_cmd *q[] = { &b, &f, &c };
+
+		if (disk_position_time(&d, now, b.sector, 8, true) ==
+		    disk_position_time(&d, now, c.sector, 8, false))
+			CHECK_EQ(disk_pick(&d, now, q, 3), 0);
+	}
+}
+
+/* At depth 1 there is no choice: the one command goes, however far or old. */
+static void test_pick_depth_one(void)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd f = { .sector = 1000000000, .arrival = 0, .nr = 8 };
+	const struct disk_cmd *q[] = { &f };
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	CHECK_EQ(disk_pick(&d, 0, q, 1), 0);
+	CHECK_EQ(disk_pick(&d, 10 * ANTIC_NSEC_PER_SEC, q, 1), 0);
+}
+
+/*
+ * The age bound. A far read waits at the drive while a sequential reader
+ * keeps 31 close reads there, each of which the drive can always reach
+ * sooner; the far one goes when it has waited ncq_age_ms, or at most one
+ * service later (the one under way when its time came). Without the
+ * bound it would wait as long as the reader goes on.
+ */
+static u64 far_read_wait(u32 age_ms, u64 *longest)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd far = { .sector = 1900000000, .arrival = 0, .nr = 8 };
+	struct disk_cmd close[31];
+	const struct disk_cmd *q[32];
+	u64 now = 0, next = 0;
+	unsigned n = 0, i, k;
+
+	disk_default_params(&p);
+	p.queue_depth = 32;
+	p.ncq_age_ms = age_ms;
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	*longest = 0;
+	q[n++] = &far;
+	for (i = 0; i < 31; i++, next += 128) {
+		close[i] = (struct disk_cmd){ .sector = next, .arrival = 0,
+					      .nr = 128 };
+		q[n++] = &close[i];
+	}
+	/* five seconds of the reader at most */
+	while (now < 5 * ANTIC_NSEC_PER_SEC) {
+		u64 done;
+
+		k = disk_pick(&d, now, q, n);
+		if (q[k] == &far)
+			return now;
+		done = disk_service(&d, now, q[k]->sector, q[k]->nr, false);
+		if (done - now > *longest)
+			*longest = done - now;
+		now = done;
+		/* its slot takes the reader's next read, at the back */
+		{
+			struct disk_cmd *c = &close[q[k] - close];
+
+			memmove(&q[k], &q[k + 1], (n - k - 1) * sizeof(q[0]));
+			*c = (struct disk_cmd){ .sector = next, .arrival = now,
+						.nr = 128 };
+			q[n - 1] = c;
+			next += 128;
+		}
+	}
+	return UINT64_MAX;
+}
+
+static void test_pick_age_bound(void)
+{
+	static const u32 ages[] = { 500, 100, 2000 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(ages) / sizeof(ages[0]); i++) {
+		u64 limit = ages[i] * ANTIC_NSEC_PER_MSEC, longest, wait;
+
+		wait = far_read_wait(ages[i], &longest);
+		/* it was passed over until its time came ... */
+		CHECK(wait >= limit);
+		/* ... and then served */
+		CHECK(wait <= limit + longest);
+		/* one service is a few ms here, not a turn of the stream */
+		CHECK(longest < 20 * ANTIC_NSEC_PER_MSEC);
+	}
+	/* the default is the 500 ms given for it */
+	{
+		struct disk_params p;
+
+		disk_default_params(&p);
+		CHECK_EQ(p.ncq_age_ms, 500);
+	}
+	/* more than one overdue: the oldest first, wherever it is */
+	{
+		struct disk_params p;
+		struct disk d;
+		struct disk_cmd a = { .sector = 5000, .arrival = 2000, .nr = 8 };
+		struct disk_cmd o = { .sector = 1900000000, .arrival = 1000, .nr = 8 };
+		const struct disk_cmd *q[] = { &a, &o };
+
+		disk_default_params(&p);
+		CHECK(disk_init(&d, &p, NULL) == 0);
+		CHECK_EQ(disk_pick(&d, 499 * ANTIC_NSEC_PER_MSEC, q, 2), 0);
+		CHECK_EQ(disk_pick(&d, 501 * ANTIC_NSEC_PER_MSEC, q, 2), 1);
+	}
+}
+
 void suite_disk(void)
 {
 	RUN(test_seek_curve_endpoints);
@@ -596,4 +803,8 @@ void suite_disk(void)
 	RUN(test_position_agrees_with_service);
 	RUN(test_cache_never_beats_media);
 	RUN(test_cache_capacity);
+	RUN(test_pick_shortest_positioning);
+	RUN(test_pick_ties_oldest);
+	RUN(test_pick_depth_one);
+	RUN(test_pick_age_bound);
 }
