@@ -40,7 +40,9 @@ void drive_start_next(struct sim *s)
 	/* an SSD starts each command as it arrives (drive_submit) */
 	if (s->mech || !s->ndrive || s->disk.p.type == DISK_SSD)
 		return;
-	c = s->drive[disk_pick(&s->disk, s->now, s->drive, s->ndrive)];
+	/* at depth 1 there is nothing to pick: spare replay the call */
+	c = s->drive[s->ndrive > 1 ?
+		     disk_pick(&s->disk, s->now, s->drive, s->ndrive) : 0];
 	rq = cmd_rq(c);
 	s->mech = rq;
 	done = disk_service(&s->disk, s->now, c->sector, c->nr, c->write);
@@ -57,9 +59,8 @@ void drive_remove(struct sim *s, struct sim_rq *rq)
 			break;
 	if (i < s->ndrive) {
 		/* the rest keep their order: disk_pick breaks ties by it */
-		memmove(&s->drive[i], &s->drive[i + 1],
-			(s->ndrive - i - 1) * sizeof(*s->drive));
-		s->ndrive--;
+		for (s->ndrive--; i < s->ndrive; i++)
+			s->drive[i] = s->drive[i + 1];
 	}
 	if (!s->ndrive)
 		s->r->disk_busy += s->now - s->busy_since;

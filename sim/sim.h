@@ -87,8 +87,7 @@ struct sim_rq {
 	unsigned io;
 	unsigned file;
 	uint64_t page_lo, npages;
-	uint64_t dispatch_time;
-	struct disk_cmd cmd;	/* at the drive: the drive's view of it */
+	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
 	struct sim_rq *next_free;
 };
 
