@@ -43,6 +43,13 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 			.iface_mbps = 600,
 			/* no NCQ, where antic's comparisons start; a setting */
 			.queue_depth = 1,
+			/*
+			 * Drive firmware bounds how long NCQ reordering can
+			 * pass a command over; reported bounds run from 0.5
+			 * to 4 s. ublk-disksim, a validated userspace HDD
+			 * emulator, uses 500 ms; so does the model.
+			 */
+			.ncq_age_ms = 500,
 			.ssd_read_us = 80,
 			.ssd_write_us = 20,
 			.ssd_channels = 8,
@@ -78,6 +85,8 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 			/* ATA/100 */
 			.iface_mbps = 100,
 			.queue_depth = 1,
+			/* as sata7200, should a depth be set: the drive had no NCQ */
+			.ncq_age_ms = 500,
 			.ssd_read_us = 80,
 			.ssd_write_us = 20,
 			.ssd_channels = 8,
@@ -130,6 +139,8 @@ int disk_init(struct disk *d, const struct disk_params *p, const char **why)
 		return fail(why, "capacity");
 	if (p->queue_depth < 1 || p->queue_depth > 256)
 		return fail(why, "queue_depth");
+	if (p->ncq_age_ms > 60000)
+		return fail(why, "ncq_age_ms");
 	if (p->iface_mbps < 1)
 		return fail(why, "iface_mbps");
 	if (p->cache_segments > DISK_MAX_SEGMENTS)
@@ -275,6 +286,18 @@ static u64 segment_sectors(const struct disk *d)
 	return (u64)d->p.segment_kb * 2;
 }
 
+/*
+ * Where the data a segment holds begins, if the head has read [start,
+ * end) into it: a segment is segment_kb of buffer, so a stream keeps only
+ * its most recent segment_kb, whatever the length of the stream.
+ */
+static u64 held_from(const struct disk *d, u64 start, u64 end)
+{
+	u64 seg = segment_sectors(d);
+
+	return end - start > seg ? end - seg : start;
+}
+
 /* Where read-ahead has reached at @t. */
 static u64 ra_pos(const struct disk *d, u64 t)
 {
@@ -309,8 +332,8 @@ static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
 			/* ra_pos divides: once per lookup, not twice */
 			u64 pos = ra_pos(d, t);
 
-			if (sector >= s->start && sector <= pos &&
-			    end <= d->ra_cap) {
+			if (sector >= held_from(d, s->start, pos) &&
+			    sector <= pos && end <= d->ra_cap) {
 				*which = (int)i;
 				*ready = end <= pos ? t : ra_time_of(d, end);
 				return true;
@@ -331,6 +354,8 @@ static void stop_read_ahead(struct disk *d, u64 t)
 	if (d->ra < 0)
 		return;
 	d->seg[d->ra].end = ra_pos(d, t);
+	d->seg[d->ra].start = held_from(d, d->seg[d->ra].start,
+					d->seg[d->ra].end);
 	d->head_sector = d->seg[d->ra].end;
 	d->cyl = disk_sector_cyl(d, d->head_sector);
 	d->ra = -1;
@@ -355,7 +380,7 @@ static void start_read_ahead(struct disk *d, u64 t, u64 sector, u64 end)
 	for (i = 1; i < d->p.cache_segments; i++)
 		if (d->seg[i].used < d->seg[victim].used)
 			victim = i;
-	d->seg[victim].start = sector;
+	d->seg[victim].start = held_from(d, sector, end);
 	d->seg[victim].end = end;
 	d->seg[victim].used = ++d->stamp;
 	d->ra = (int)victim;
@@ -397,6 +422,35 @@ u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
 	rot = (sector_angle(d, sector) + d->rev_ns - t % d->rev_ns) %
 	      d->rev_ns;
 	return t + rot - now;
+}
+
+unsigned int disk_pick(const struct disk *d, u64 now,
+		       const struct disk_cmd *const *cmds, unsigned int n)
+{
+	u64 age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC, best_t = 0;
+	unsigned int i, oldest = 0, best = 0;
+
+	if (n <= 1)
+		return 0;
+	/* the oldest: the first in the array of those that arrived first */
+	for (i = 1; i < n; i++)
+		if (cmds[i]->arrival < cmds[oldest]->arrival)
+			oldest = i;
+	/* starvation: firmware serves a command that has waited too long */
+	if (age && now >= cmds[oldest]->arrival &&
+	    now - cmds[oldest]->arrival >= age)
+		return oldest;
+	for (i = 0; i < n; i++) {
+		const struct disk_cmd *c = cmds[i];
+		u64 t = disk_position_time(d, now, c->sector, c->nr, c->write);
+
+		if (i == 0 || t < best_t ||
+		    (t == best_t && c->arrival < cmds[best]->arrival)) {
+			best_t = t;
+			best = i;
+		}
+	}
+	return best;
 }
 
 u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write)

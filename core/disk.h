@@ -35,7 +35,8 @@ struct disk_params {
 	u32 cache_segments;	/* 0 disables the read cache */
 	u32 segment_kb;
 	u32 iface_mbps;		/* cache hits move at interface speed */
-	u32 queue_depth;	/* 1, or NCQ depth served shortest-first */
+	u32 queue_depth;	/* 1, or NCQ depth: see disk_pick */
+	u32 ncq_age_ms;		/* a command this old goes first; 0: never */
 	/* SSD */
 	u32 ssd_read_us;
 	u32 ssd_write_us;
@@ -92,6 +93,17 @@ struct disk {
 };
 
 /*
+ * A command at the drive, as the drive sees it: where, how much, which
+ * way, and when it arrived (ns, the clock disk_service is given).
+ */
+struct disk_cmd {
+	u64 sector;
+	u64 arrival;
+	u32 nr;
+	bool write;
+};
+
+/*
  * Named drives: antic-sim's disk=NAME and hddsim's profile=NAME both take
  * these, and parameters given beside the name override single figures.
  * max_sectors_kb is the host's, not the drive's: the largest request the
@@ -123,6 +135,14 @@ u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write);
 /* Positioning time @sector would cost at @now, for SPTF; no state change. */
 u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
 		       bool write);
+/*
+ * The drive's choice of its next command at @now among the @n (at least
+ * one) it holds, in the order they arrived: the one with the shortest
+ * positioning time, the oldest of those on a tie; but a command that has
+ * waited ncq_age_ms goes first, the oldest such. Returns its index.
+ */
+unsigned int disk_pick(const struct disk *d, u64 now,
+		       const struct disk_cmd *const *cmds, unsigned int n);
 /* Seek time over @dist cylinders. */
 u64 disk_seek_ns(const struct disk *d, u64 dist);
 u64 disk_sector_cyl(const struct disk *d, u64 sector);

@@ -56,6 +56,7 @@ HDDSIM_PARAM(cache_segments, "Read cache segments (0: no cache)");
 HDDSIM_PARAM(segment_kb, "Read cache segment size, KiB");
 HDDSIM_PARAM(iface_mbps, "Interface rate for cache hits, MB/s");
 HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF); sysfs can change it");
+HDDSIM_PARAM(ncq_age_ms, "NCQ age limit: a command this old goes first, ms (0: none; default 500)");
 
 /*
  * blk-mq's tag depth is fixed when the disk is made, and it also sets the
@@ -72,12 +73,9 @@ HDDSIM_PARAM(nodata, "1: keep no data (reads return zeros)");
 HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default: the profile's, 512 for sata7200)");
 
 struct hddsim_cmd {
-	struct list_head list;
 	int budget;
 	struct request *rq;
-	u64 sector;
-	u32 nr;
-	bool write;
+	struct disk_cmd cmd;	/* what the drive sees of it */
 	blk_status_t status;
 };
 
@@ -86,7 +84,9 @@ struct hddsim_dev {
 	spinlock_t lock;	/* the model, the drive queue, counters */
 	struct disk model;
 	u64 t0;			/* ktime of the model's time zero */
-	struct list_head pending;	/* at the drive, not yet in service */
+	/* at the drive, not yet in service, in the order they arrived */
+	const struct disk_cmd **pending;
+	unsigned int npending;
 	struct hddsim_cmd *active;	/* in the mechanism */
 	struct hrtimer timer;
 	u32 depth;		/* budget: commands the drive accepts */
@@ -211,31 +211,27 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq)
 
 /* ---- timing ---- */
 
-/* Put the next command into the mechanism; caller holds the lock. */
+/*
+ * Put the command the drive picks (core/disk.c: disk_pick) into the
+ * mechanism; caller holds the lock.
+ */
 static void hddsim_start_next(struct hddsim_dev *d, u64 now)
 {
-	struct hddsim_cmd *c, *best = NULL;
-	u64 t, start, done, best_t = U64_MAX;
+	struct hddsim_cmd *best;
+	unsigned int k;
+	u64 start, done;
 
-	if (d->active || list_empty(&d->pending))
+	if (d->active || !d->npending)
 		return;
 	start = max(now - d->t0, disk_busy_until(&d->model));
-	if (d->depth == 1) {
-		best = list_first_entry(&d->pending, struct hddsim_cmd, list);
-	} else {
-		/* NCQ: shortest positioning time first, oldest on ties */
-		list_for_each_entry(c, &d->pending, list) {
-			t = disk_position_time(&d->model, start, c->sector,
-					       c->nr, c->write);
-			if (t < best_t) {
-				best_t = t;
-				best = c;
-			}
-		}
-	}
-	list_del_init(&best->list);
-	done = disk_service(&d->model, start, best->sector, best->nr,
-			    best->write);
+	k = disk_pick(&d->model, start, d->pending, d->npending);
+	best = container_of(d->pending[k], struct hddsim_cmd, cmd);
+	/* the rest keep their order: disk_pick breaks ties by it */
+	memmove(&d->pending[k], &d->pending[k + 1],
+		(d->npending - k - 1) * sizeof(*d->pending));
+	d->npending--;
+	done = disk_service(&d->model, start, best->cmd.sector, best->cmd.nr,
+			    best->cmd.write);
 	if (d->slow_ppm && hddsim_rand(d) % 1000000 < d->slow_ppm) {
 		done += (u64)d->slow_ms * NSEC_PER_MSEC;
 		d->slowed++;
@@ -304,7 +300,7 @@ static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 	c = d->active;
 	d->active = NULL;
 	hddsim_start_next(d, now);
-	if (!d->active && list_empty(&d->pending))
+	if (!d->active && !d->npending)
 		d->busy_ns += now - d->busy_since;
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (c) {
@@ -356,21 +352,26 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		c->budget = -1;
 		return st;
 	}
-	INIT_LIST_HEAD(&c->list);
 	c->rq = rq;
-	c->sector = blk_rq_pos(rq);
-	c->nr = blk_rq_sectors(rq);
-	c->write = rq_data_dir(rq) == WRITE;
+	c->cmd.sector = blk_rq_pos(rq);
+	c->cmd.nr = blk_rq_sectors(rq);
+	c->cmd.write = rq_data_dir(rq) == WRITE;
 	c->status = BLK_STS_OK;
 	now = ktime_get_ns();
 	spin_lock_irqsave(&d->lock, flags);
-	if (c->write)
+	/* each command holds a tag, and the queue has room for every tag */
+	if (WARN_ON_ONCE(d->npending >= d->set.queue_depth)) {
+		spin_unlock_irqrestore(&d->lock, flags);
+		return BLK_STS_RESOURCE;
+	}
+	if (c->cmd.write)
 		d->writes++;
 	else
 		d->reads++;
-	if (!d->active && list_empty(&d->pending))
+	if (!d->active && !d->npending)
 		d->busy_since = now;
-	list_add_tail(&c->list, &d->pending);
+	c->cmd.arrival = now - d->t0;
+	d->pending[d->npending++] = &c->cmd;
 	hddsim_start_next(d, now);
 	spin_unlock_irqrestore(&d->lock, flags);
 	return BLK_STS_OK;
@@ -423,7 +424,7 @@ HDDSIM_STAT(mean_seek_sectors, d->model.st.seeks ?
 HDDSIM_STAT(seek_ns, d->model.st.seek_ns);
 HDDSIM_STAT(rotate_ns, d->model.st.rotate_ns);
 HDDSIM_STAT(transfer_ns, d->model.st.transfer_ns);
-HDDSIM_STAT(busy_ns, d->busy_ns + ((d->active || !list_empty(&d->pending)) ?
+HDDSIM_STAT(busy_ns, d->busy_ns + ((d->active || d->npending) ?
 				   ktime_get_ns() - d->busy_since : 0));
 HDDSIM_STAT(errors, d->errors);
 HDDSIM_STAT(slowed, d->slowed);
@@ -537,7 +538,7 @@ static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 	P(rpm); P(heads); P(zones); P(outer_mbps); P(inner_mbps);
 	P(track_to_track_us); P(avg_seek_us); P(full_stroke_us);
 	P(overhead_us); P(cache_segments); P(segment_kb); P(iface_mbps);
-	P(queue_depth);
+	P(queue_depth); P(ncq_age_ms);
 #undef P
 	*depth = p->queue_depth;
 	return 0;
@@ -586,7 +587,6 @@ static int hddsim_add(int i)
 	d->depth = depth;
 	d->rng = 0x9e3779b9u ^ i;
 	spin_lock_init(&d->lock);
-	INIT_LIST_HEAD(&d->pending);
 	xa_init(&d->pages);
 	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	d->timer.function = hddsim_timer_fn;
@@ -598,6 +598,11 @@ static int hddsim_add(int i)
 	d->set.numa_node = NUMA_NO_NODE;
 	d->set.cmd_size = sizeof(struct hddsim_cmd);
 	d->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	d->pending = kcalloc(d->set.queue_depth, sizeof(*d->pending), GFP_KERNEL);
+	if (!d->pending) {
+		ret = -ENOMEM;
+		goto free_dev;
+	}
 	ret = blk_mq_alloc_tag_set(&d->set);
 	if (ret)
 		goto free_dev;
@@ -627,6 +632,7 @@ put_disk:
 free_set:
 	blk_mq_free_tag_set(&d->set);
 free_dev:
+	kfree(d->pending);
 	kfree(d);
 	return ret;
 }
@@ -638,6 +644,7 @@ static void hddsim_del(struct hddsim_dev *d)
 	put_disk(d->disk);
 	blk_mq_free_tag_set(&d->set);
 	hddsim_free_pages(d);
+	kfree(d->pending);
 	kfree(d);
 }
 

@@ -76,7 +76,6 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->file = file;
 	rq->page_lo = page_lo;
 	rq->npages = npages;
-	rq->dispatch_time = 0;
 	rq->next_free = NULL;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
@@ -136,7 +135,6 @@ void blk_run_queue(struct sim *s)
 			return;
 		}
 		rq = (struct sim_rq *)arq;
-		rq->dispatch_time = s->now;
 		if (rq->rq.sync && s->now - rq->rq.add_time > s->r->max_sync_wait)
 			s->r->max_sync_wait = s->now - rq->rq.add_time;
 		if (!rq->rq.write && s->now - rq->rq.add_time > s->r->max_read_wait)

@@ -1,15 +1,25 @@
 /*
  * drive.c - the commands at the drive: how many it holds (queue_depth),
- * which one its mechanism serves next, and when the drive is busy. How
- * long each takes is the disk model's answer (core/disk.c).
+ * when the drive is busy, and handing them to the mechanism in the order
+ * the drive picks (disk_pick). How long each takes, and which goes next,
+ * are the disk model's answers (core/disk.c).
  */
 #include "sim.h"
+
+static struct sim_rq *cmd_rq(const struct disk_cmd *c)
+{
+	return (struct sim_rq *)((char *)c - offsetof(struct sim_rq, cmd));
+}
 
 void drive_submit(struct sim *s, struct sim_rq *rq)
 {
 	if (!s->ndrive)
 		s->busy_since = s->now;
-	s->drive[s->ndrive++] = rq;
+	rq->cmd = (struct disk_cmd){ .sector = rq->rq.sector,
+				     .arrival = s->now,
+				     .nr = rq->rq.nr_sectors,
+				     .write = rq->rq.write };
+	s->drive[s->ndrive++] = &rq->cmd;
 	if (s->disk.p.type == DISK_SSD) {
 		uint64_t done = disk_service(&s->disk, s->now, rq->rq.sector,
 					     rq->rq.nr_sectors, rq->rq.write);
@@ -20,32 +30,22 @@ void drive_submit(struct sim *s, struct sim_rq *rq)
 	}
 }
 
-/* The drive picks its next command: the only one, or shortest-first (NCQ). */
+/* The mechanism is free: it takes the command the drive picks. */
 void drive_start_next(struct sim *s)
 {
-	unsigned i, best = 0;
-	uint64_t best_t = UINT64_MAX, done;
+	const struct disk_cmd *c;
 	struct sim_rq *rq;
+	uint64_t done;
 
 	/* an SSD starts each command as it arrives (drive_submit) */
 	if (s->mech || !s->ndrive || s->disk.p.type == DISK_SSD)
 		return;
-	if (s->ndrive > 1) {
-		for (i = 0; i < s->ndrive; i++) {
-			uint64_t t = disk_position_time(&s->disk, s->now,
-							s->drive[i]->rq.sector,
-							s->drive[i]->rq.nr_sectors,
-							s->drive[i]->rq.write);
-			if (t < best_t) {
-				best_t = t;
-				best = i;
-			}
-		}
-	}
-	rq = s->drive[best];
+	/* at depth 1 there is nothing to pick: spare replay the call */
+	c = s->drive[s->ndrive > 1 ?
+		     disk_pick(&s->disk, s->now, s->drive, s->ndrive) : 0];
+	rq = cmd_rq(c);
 	s->mech = rq;
-	done = disk_service(&s->disk, s->now, rq->rq.sector, rq->rq.nr_sectors,
-			    rq->rq.write);
+	done = disk_service(&s->disk, s->now, c->sector, c->nr, c->write);
 	event_set_side(s, SIDE_MECH, done, EV_DONE, rq);	/* one at a time: s->mech */
 }
 
@@ -55,10 +55,13 @@ void drive_remove(struct sim *s, struct sim_rq *rq)
 	unsigned i;
 
 	for (i = 0; i < s->ndrive; i++)
-		if (s->drive[i] == rq)
+		if (s->drive[i] == &rq->cmd)
 			break;
-	if (i < s->ndrive)
-		s->drive[i] = s->drive[--s->ndrive];
+	if (i < s->ndrive) {
+		/* the rest keep their order: disk_pick breaks ties by it */
+		for (s->ndrive--; i < s->ndrive; i++)
+			s->drive[i] = s->drive[i + 1];
+	}
 	if (!s->ndrive)
 		s->r->disk_busy += s->now - s->busy_since;
 	if (s->mech == rq)

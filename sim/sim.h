@@ -87,7 +87,7 @@ struct sim_rq {
 	unsigned io;
 	unsigned file;
 	uint64_t page_lo, npages;
-	uint64_t dispatch_time;
+	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
 	struct sim_rq *next_free;
 };
 
@@ -129,7 +129,8 @@ struct sim {
 	size_t nprocs;
 	struct sim_file *files;
 	size_t nfiles;
-	struct sim_rq **drive;	/* commands at the drive */
+	/* commands at the drive (&rq->cmd), in the order they arrived */
+	const struct disk_cmd **drive;
 	unsigned ndrive;
 	struct sim_rq *mech;	/* HDD: the one being served */
 	uint64_t busy_since;

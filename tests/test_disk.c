@@ -1,6 +1,7 @@
 /*
  * test_disk.c - the disk model against times computed by hand.
  */
+#include <string.h>
 #include "harness.h"
 #include "../core/disk.h"
 
@@ -357,6 +358,434 @@ static void test_position_agrees_with_service(void)
 	CHECK(checked > 3000);
 }
 
+/*
+ * A host for the read cache tests: streams of sequential reads, each with
+ * @depth commands at the drive and none thinking, served in the order the
+ * drive picks. A stream reads [first, first + len) @passes times, from
+ * @t0 on; it is done when its last read completes.
+ */
+struct stream {
+	u64 first, len, t0;
+	u32 bs, depth, passes;
+	/* progress */
+	u64 next, issued, completed, end_ns;
+	u32 at_drive;
+};
+
+struct host_cmd {
+	struct stream *st;
+	struct disk_cmd cmd;
+};
+
+#define HOST_MAX_CMDS 128
+
+static void host_issue(struct stream *st, struct host_cmd *q, unsigned *n,
+		       u64 now)
+{
+	u64 total = st->len * st->passes;
+
+	while (st->at_drive < st->depth && st->issued < total) {
+		u64 off = st->issued % st->len;
+		u32 nr = (u32)antic_min64(st->bs, st->len - off);
+
+		q[*n] = (struct host_cmd){ st, { .sector = st->first + off,
+						 .arrival = now, .nr = nr } };
+		(*n)++;
+		st->issued += nr;
+		st->at_drive++;
+	}
+}
+
+/* The drive's choice among the @n commands at it. */
+static unsigned host_pick(const struct disk *d, u64 now,
+			  const struct host_cmd *q, unsigned n)
+{
+	const struct disk_cmd *cmds[HOST_MAX_CMDS];
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		cmds[i] = &q[i].cmd;
+	return disk_pick(d, now, cmds, n);
+}
+
+static void host_run(struct disk *d, struct stream *st, unsigned nst)
+{
+	struct host_cmd q[HOST_MAX_CMDS];
+	unsigned n = 0, i, k;
+	u64 now = 0;
+
+	for (;;) {
+		u64 wake = UINT64_MAX, done;
+
+		for (i = 0; i < nst; i++) {
+			if (st[i].t0 <= now)
+				host_issue(&st[i], q, &n, now);
+			else if (st[i].t0 < wake)
+				wake = st[i].t0;
+		}
+		if (!n) {
+			if (wake == UINT64_MAX)
+				return;
+			now = wake;
+			continue;
+		}
+		now = antic_max64(now, disk_busy_until(d));
+		k = host_pick(d, now, q, n);
+		done = disk_service(d, now, q[k].cmd.sector, q[k].cmd.nr, false);
+		q[k].st->completed += q[k].cmd.nr;
+		q[k].st->end_ns = done;
+		q[k].st->at_drive--;
+		/* keep the queue in arrival order */
+		for (i = k; i + 1 < n; i++)
+			q[i] = q[i + 1];
+		n--;
+		now = done;
+	}
+}
+
+/* A stream's rate in bytes/s over its whole run. */
+static u64 stream_rate(const struct stream *st)
+{
+	return antic_div64(st->completed * 512 * ANTIC_NSEC_PER_SEC,
+			   st->end_ns - st->t0);
+}
+
+/* No stream reads faster than the media under it, to within 0.1%. */
+static void check_streams(const struct disk *d, const struct stream *st,
+			  unsigned nst, const char *what)
+{
+	unsigned i;
+
+	for (i = 0; i < nst; i++) {
+		u64 media = disk_media_rate(d, st[i].first);
+		u64 rate = stream_rate(&st[i]);
+
+		CHECK_EQ(st[i].completed, st[i].len * st[i].passes);
+		if (rate > media + media / 1000) {
+			fprintf(stderr, "  %s: stream %u bs %u depth %u reads at %llu B/s, media %llu\n",
+				what, i, st[i].bs, st[i].depth,
+				(unsigned long long)rate,
+				(unsigned long long)media);
+			CHECK(rate <= media + media / 1000);
+		}
+	}
+}
+
+/*
+ * A region four times the cache (64 MiB beside 16 MiB), read twice over,
+ * by two readers together or one behind the other, at every block size
+ * and at depths 1 and 32: no reader gets more than the media gives. (A
+ * region little larger than the cache is another matter: at depth 32 and
+ * 512 KiB a reader has 16 MiB at the drive, its second pass begins while
+ * the first is still in the cache, and the hits are real.)
+ * The drive's read-ahead once kept growing one segment with the stream,
+ * so a second pass came from the "cache" at interface speed.
+ */
+static void test_cache_never_beats_media(void)
+{
+	static const u32 bs[] = { 8, 128, 1024, 2048 };
+	static const u32 depth[] = { 1, 32 };
+	struct disk_params p;
+	struct disk d;
+	u64 region = 64 * 2048;
+	unsigned b, q, zone;
+
+	disk_default_params(&p);
+	for (zone = 0; zone < 2; zone++) {
+		/* the outer zone, and the innermost one */
+		u64 first = zone ? p.capacity - 2 * region : 0;
+
+		for (b = 0; b < sizeof(bs) / sizeof(bs[0]); b++) {
+			for (q = 0; q < 2; q++) {
+				const struct stream proto = {
+					.first = first, .len = region,
+					.bs = bs[b], .depth = depth[q], .passes = 1
+				};
+				struct stream one = proto, two[2] = { proto, proto };
+
+				one.passes = 2;
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, &one, 1);
+				check_streams(&d, &one, 1, "loops");
+
+				/* two readers of one region, side by side */
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, two, 2);
+				check_streams(&d, two, 2, "two readers");
+
+				/* the second starts when the first is 100 ms in */
+				two[0] = two[1] = proto;
+				two[1].t0 = 100 * ANTIC_NSEC_PER_MSEC;
+				CHECK(disk_init(&d, &p, NULL) == 0);
+				host_run(&d, two, 2);
+				check_streams(&d, two, 2, "a region read twice");
+			}
+		}
+	}
+}
+
+/*
+ * The cache holds cache_segments segments of segment_kb: after more than
+ * that has been read, the oldest data is gone, whether it was read as one
+ * stream or as many.
+ */
+static void test_cache_capacity(void)
+{
+	struct disk_params p;
+	struct disk d;
+	u64 seg, cache, t, hits, i;
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	seg = (u64)p.segment_kb * 2;
+	cache = seg * p.cache_segments;
+
+	/* one stream of a segment more than the cache */
+	t = 0;
+	for (i = 0; i < cache + seg; i += 128)
+		t = disk_service(&d, t, i, 128, false);
+	hits = d.st.cache_hits;
+	/* the latest is still there, in the segment being read ahead */
+	t = disk_service(&d, t, cache + seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+	/* a segment's length back is not */
+	t = disk_service(&d, t, cache - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+	/* and neither is the first */
+	disk_service(&d, t, 0, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+
+	/* one segment's worth from each of cache_segments + 1 places */
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	t = 0;
+	for (i = 0; i <= p.cache_segments; i++)
+		t = disk_service(&d, t, i * 100 * seg, (u32)seg, false);
+	hits = d.st.cache_hits;
+	/*
+	 * the ends of the newest and the second oldest are there (their
+	 * beginnings made room for what the drive read ahead)
+	 */
+	t = disk_service(&d, t, p.cache_segments * 100 * seg + seg - 128, 128,
+			 false);
+	t = disk_service(&d, t, 100 * seg + seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 2);
+	/* the oldest is not */
+	disk_service(&d, t, seg - 128, 128, false);
+	CHECK_EQ(d.st.cache_hits, hits + 2);
+}
+
+/*
+ * NCQ: the drive serves the command it can reach soonest. Random sets of
+ * up to 32 commands, none near the age limit, at random times after
+ * random work: disk_pick's choice has the least disk_position_time, and
+ * is the oldest of those that share it.
+ */
+static void test_pick_shortest_positioning(void)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd c[32];
+	const struct disk_cmd *cmds[32];
+	u64 x = 4242, now = 0;
+	unsigned round, i;
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	for (round = 0; round < 2000; round++) {
+		unsigned n, k, want = 0;
+		u64 want_t = UINT64_MAX, arrival;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 2 + (unsigned)((x >> 33) % 31);
+		now = disk_busy_until(&d) + (x >> 45) % 5000000;
+		/* arrivals over the last 100 ms, oldest first */
+		arrival = now - 100 * ANTIC_NSEC_PER_MSEC;
+		for (i = 0; i < n; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			arrival += (x >> 50) % 3000000;
+			/* some near the head, some read-ahead hits, some anywhere */
+			if ((x >> 20) % 3 == 0)
+				c[i].sector = d.head_sector + (x >> 30) % 20000;
+			else
+				c[i].sector = (x >> 17) % (p.capacity - 256);
+			/* a few the same as one before: ties */
+			if (i && (x >> 10) % 8 == 0)
+				c[i].sector = c[(x >> 40) % i].sector;
+			c[i].nr = 8 + 8 * (u32)((x >> 4) % 16);
+			c[i].write = (x >> 8) % 4 == 0;
+			c[i].arrival = antic_min64(arrival, now);
+			cmds[i] = &c[i];
+		}
+		for (i = 0; i < n; i++) {
+			u64 t = disk_position_time(&d, now, c[i].sector,
+						   c[i].nr, c[i].write);
+
+			if (t < want_t) {
+				want_t = t;
+				want = i;
+			}
+		}
+		k = disk_pick(&d, now, cmds, n);
+		CHECK_EQ(k, want);
+		if (k != want)
+			break;
+		disk_service(&d, now, c[k].sector, c[k].nr, c[k].write);
+	}
+}
+
+/* Commands the drive can reach equally soon: the oldest goes first. */
+static void test_pick_ties_oldest(void)
+{
+	struct disk_params p;
+	struct disk d;
+	u64 now = 50 * ANTIC_NSEC_PER_MSEC, far = 1000000000;
+	struct disk_cmd a = { .sector = 5000, .arrival = 1000, .nr = 8 };
+	struct disk_cmd b = a, c = a, f = { .sector = far, .arrival = 10, .nr = 8 };
+
+	disk_default_params(&p);
+	p.queue_depth = 32;
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	b.arrival = 2000;
+	c.arrival = 3000;
+	{
+		const struct disk_cmd *q[] = { &a, &b, &c };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 0);
+	}
+	{
+		/* an older one further away does not count */
+		const struct disk_cmd *q[] = { &f, &a, &b };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 1);
+	}
+	{
+		/* the arrival decides, not the place in the array ... */
+		const struct disk_cmd *q[] = { &c, &b, &a };
+
+		CHECK_EQ(disk_pick(&d, now, q, 3), 2);
+	}
+	{
+		/* ... unless they arrived together */
+		const struct disk_cmd *q[] = { &b, &b, &a, &a };
+
+		CHECK_EQ(disk_pick(&d, now, q, 4), 2);
+	}
+	/* a read and a write of one place can tie too */
+	b.write = true;
+	{
+		const struct disk_cmd *q[] = { &b, &f, &c };
+
+		if (disk_position_time(&d, now, b.sector, 8, true) ==
+		    disk_position_time(&d, now, c.sector, 8, false))
+			CHECK_EQ(disk_pick(&d, now, q, 3), 0);
+	}
+}
+
+/* At depth 1 there is no choice: the one command goes, however far or old. */
+static void test_pick_depth_one(void)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd f = { .sector = 1000000000, .arrival = 0, .nr = 8 };
+	const struct disk_cmd *q[] = { &f };
+
+	disk_default_params(&p);
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	CHECK_EQ(disk_pick(&d, 0, q, 1), 0);
+	CHECK_EQ(disk_pick(&d, 10 * ANTIC_NSEC_PER_SEC, q, 1), 0);
+}
+
+/*
+ * The age bound. A far read waits at the drive while a sequential reader
+ * keeps 31 close reads there, each of which the drive can always reach
+ * sooner; the far one goes when it has waited ncq_age_ms, or at most one
+ * service later (the one under way when its time came). Without the
+ * bound it would wait as long as the reader goes on.
+ */
+static u64 far_read_wait(u32 age_ms, u64 *longest)
+{
+	struct disk_params p;
+	struct disk d;
+	struct disk_cmd far = { .sector = 1900000000, .arrival = 0, .nr = 8 };
+	struct disk_cmd close[31];
+	const struct disk_cmd *q[32];
+	u64 now = 0, next = 0;
+	unsigned n = 0, i, k;
+
+	disk_default_params(&p);
+	p.queue_depth = 32;
+	p.ncq_age_ms = age_ms;
+	CHECK(disk_init(&d, &p, NULL) == 0);
+	*longest = 0;
+	q[n++] = &far;
+	for (i = 0; i < 31; i++, next += 128) {
+		close[i] = (struct disk_cmd){ .sector = next, .arrival = 0,
+					      .nr = 128 };
+		q[n++] = &close[i];
+	}
+	/* five seconds of the reader at most */
+	while (now < 5 * ANTIC_NSEC_PER_SEC) {
+		u64 done;
+
+		k = disk_pick(&d, now, q, n);
+		if (q[k] == &far)
+			return now;
+		done = disk_service(&d, now, q[k]->sector, q[k]->nr, false);
+		if (done - now > *longest)
+			*longest = done - now;
+		now = done;
+		/* its slot takes the reader's next read, at the back */
+		{
+			struct disk_cmd *c = &close[q[k] - close];
+
+			memmove(&q[k], &q[k + 1], (n - k - 1) * sizeof(q[0]));
+			*c = (struct disk_cmd){ .sector = next, .arrival = now,
+						.nr = 128 };
+			q[n - 1] = c;
+			next += 128;
+		}
+	}
+	return UINT64_MAX;
+}
+
+static void test_pick_age_bound(void)
+{
+	static const u32 ages[] = { 500, 100, 2000 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(ages) / sizeof(ages[0]); i++) {
+		u64 limit = ages[i] * ANTIC_NSEC_PER_MSEC, longest, wait;
+
+		wait = far_read_wait(ages[i], &longest);
+		/* it was passed over until its time came ... */
+		CHECK(wait >= limit);
+		/* ... and then served */
+		CHECK(wait <= limit + longest);
+		/* one service is a few ms here, not a turn of the stream */
+		CHECK(longest < 20 * ANTIC_NSEC_PER_MSEC);
+	}
+	/* the default is the 500 ms given for it */
+	{
+		struct disk_params p;
+
+		disk_default_params(&p);
+		CHECK_EQ(p.ncq_age_ms, 500);
+	}
+	/* more than one overdue: the oldest first, wherever it is */
+	{
+		struct disk_params p;
+		struct disk d;
+		struct disk_cmd a = { .sector = 5000, .arrival = 2000, .nr = 8 };
+		struct disk_cmd o = { .sector = 1900000000, .arrival = 1000, .nr = 8 };
+		const struct disk_cmd *q[] = { &a, &o };
+
+		disk_default_params(&p);
+		CHECK(disk_init(&d, &p, NULL) == 0);
+		CHECK_EQ(disk_pick(&d, 499 * ANTIC_NSEC_PER_MSEC, q, 2), 0);
+		CHECK_EQ(disk_pick(&d, 501 * ANTIC_NSEC_PER_MSEC, q, 2), 1);
+	}
+}
+
 void suite_disk(void)
 {
 	RUN(test_seek_curve_endpoints);
@@ -372,4 +801,10 @@ void suite_disk(void)
 	RUN(test_position_seek_and_zones);
 	RUN(test_position_read_ahead);
 	RUN(test_position_agrees_with_service);
+	RUN(test_cache_never_beats_media);
+	RUN(test_cache_capacity);
+	RUN(test_pick_shortest_positioning);
+	RUN(test_pick_ties_oldest);
+	RUN(test_pick_depth_one);
+	RUN(test_pick_age_bound);
 }

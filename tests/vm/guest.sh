@@ -248,6 +248,7 @@ t_hddsim_load() {
 	modprobe hddsim mem_mb=100000 2>/dev/null && { echo "took mem_mb=100000"; rmmod hddsim; return 1; }
 	modprobe hddsim capacity=12q 2>/dev/null && { echo "took capacity=12q"; rmmod hddsim; return 1; }
 	modprobe hddsim profile=ide2004 2>/dev/null && { echo "took profile=ide2004"; rmmod hddsim; return 1; }
+	modprobe hddsim ncq_age_ms=60001 2>/dev/null && { echo "took ncq_age_ms=60001"; rmmod hddsim; return 1; }
 	# a profile is core's preset: 40 GB and 128 KiB requests, as antic-sim's disk=ide2003
 	modprobe hddsim profile=ide2003 mem_mb=16 || return 1
 	[ "$(cat $H/size)" = 78125000 ] && [ "$(cat $H/queue/max_sectors_kb)" = 128 ] ||
