@@ -95,6 +95,152 @@ const struct disk_preset disk_presets[DISK_NR_PRESETS] = {
 		/* Linux 2.5's IDE driver sent at most 128 KiB per request */
 		.max_sectors_kb = 128,
 	},
+	{
+		.name = "st2000dm006",
+		.what = "Seagate BarraCuda ST2000DM006, 2 TB 7200 rpm desktop drive",
+		.p = {
+			.type = DISK_HDD,
+			/* smartctl on an ST2000DM006-2DM164: 2,000,398,934,016
+			 * bytes (pastebin.com/Syza2V0X)
+			 */
+			.capacity = 3907029168ULL,
+			/* the same smartctl report: "Rotation Rate: 7200 rpm" */
+			.rpm = 7200,
+			/* the model's choice: two platters, as for 2 TB */
+			.heads = 4,
+			/* the model's choice, as sata7200 */
+			.zones = 16,
+			/* 210 MB/s, BarraCuda 3.5's "max sustained data rate,
+			 * OD read", found for its 1 TB sibling ST1000DM010
+			 * (zaro.info); the ST2000DM006 sheet was not found
+			 */
+			.outer_mbps = 210,
+			/* the model's choice, fitted so that a file spread
+			 * over the platter reads near the measured 143 MB/s
+			 * (148 here); lower than the half of the outer rate
+			 * real inner tracks give (105 would read 161 MB/s),
+			 * as the measured rate also paid NTFS's costs
+			 */
+			.inner_mbps = 80,
+			/* Seagate publishes no seek figures for BarraCuda;
+			 * the model's choice, fitted to the drive measured:
+			 * random 4 KiB reads over the disk at QD1 took 17.2-
+			 * 17.8 ms (p50 17.7, p99 28.4); Lee's curve wants a
+			 * full stroke of at least 1.9 times the average
+			 */
+			.track_to_track_us = 2000,
+			.avg_seek_us = 13600,
+			.full_stroke_us = 24000,
+			/* the model's choice, as sata7200 */
+			.overhead_us = 50,
+			/* 64 MB of cache (BarraCuda 3.5, as outer_mbps); its
+			 * split into 16 segments is the model's choice
+			 */
+			.cache_segments = 16,
+			.segment_kb = 4096,
+			/* smartctl: SATA 3.1, 6.0 Gb/s; after 8b/10b coding */
+			.iface_mbps = 600,
+			/* NCQ depth is a setting (queue_depth=32 for the QD32
+			 * figure); depth 1 as the other presets
+			 */
+			.queue_depth = 1,
+			.ssd_read_us = 80,
+			.ssd_write_us = 20,
+			.ssd_channels = 8,
+			.ssd_mbps = 500,
+		},
+		/* the model's choice, as sata7200 */
+		.max_sectors_kb = 512,
+	},
+	{
+		.name = "hc310",
+		.what = "WD/HGST Ultrastar DC HC310 HUS726T4TALE6L4, 4 TB 7200 rpm enterprise SATA",
+		.p = {
+			.type = DISK_HDD,
+			/* IDEMA's LBA count for 4 TB (4000787030016 bytes) */
+			.capacity = 7814037168ULL,
+			/* Ultrastar DC HC310 SATA specification rev 1.4
+			 * (18 Sep 2018), table 7: 7200 rpm, 4.16 ms latency
+			 */
+			.rpm = 7200,
+			/* the model's choice: four platters */
+			.heads = 8,
+			.zones = 16,
+			/* the specification's transfer rates were not found
+			 * in the corpora searched: the model's choice, about
+			 * the 205 MB/s of the class
+			 */
+			.outer_mbps = 205,
+			.inner_mbps = 100,
+			/* the specification, tables 5 and 6: read seeks,
+			 * typical, 7.4 ms average and 0.23 ms single track
+			 */
+			.track_to_track_us = 230,
+			.avg_seek_us = 7400,
+			/* not found: the model's choice, inside the range
+			 * (13.7-21.7 ms) Lee's curve allows with the two above
+			 */
+			.full_stroke_us = 16000,
+			.overhead_us = 50,
+			/* the model's choice: 64 MiB of read-ahead segments */
+			.cache_segments = 16,
+			.segment_kb = 4096,
+			/* SATA 6 Gb/s after 8b/10b coding */
+			.iface_mbps = 600,
+			.queue_depth = 1,
+			.ssd_read_us = 80,
+			.ssd_write_us = 20,
+			.ssd_channels = 8,
+			.ssd_mbps = 500,
+		},
+		.max_sectors_kb = 512,
+	},
+	{
+		.name = "wd40efrx",
+		.what = "WD Red WD40EFRX, 4 TB 5400 rpm NAS drive",
+		.p = {
+			.type = DISK_HDD,
+			/* hdparm -I on a WD40EFRX-68WT0N0: 7814037168 LBA48
+			 * sectors (pastebin.com/EpcYkVdV)
+			 */
+			.capacity = 7814037168ULL,
+			/* the same report: "Nominal Media Rotation Rate: 5400" */
+			.rpm = 5400,
+			/* the model's choice: four platters */
+			.heads = 8,
+			.zones = 16,
+			/* WD's data sheet (150 MB/s host to/from drive,
+			 * sustained) was not found in the corpora searched:
+			 * the model's choice at that figure, and half of it
+			 * for the inner tracks
+			 */
+			.outer_mbps = 150,
+			.inner_mbps = 75,
+			/* WD publishes no seek figures for the Red: the
+			 * model's choice, from the one 5400 rpm specification
+			 * found (Hitachi Travelstar 5K320: 1 ms single track,
+			 * 12 ms average); full stroke 22 ms, not its 20,
+			 * because Lee's curve needs at least 21.6 with them
+			 */
+			.track_to_track_us = 1000,
+			.avg_seek_us = 12000,
+			.full_stroke_us = 22000,
+			.overhead_us = 50,
+			/* 64 MB of cache (the "WD40EFRX 4TB 64MB" of retail
+			 * listings); 16 segments is the model's choice
+			 */
+			.cache_segments = 16,
+			.segment_kb = 4096,
+			/* hdparm: SATA Rev 3.0, 6 Gb/s, after 8b/10b coding */
+			.iface_mbps = 600,
+			.queue_depth = 1,
+			.ssd_read_us = 80,
+			.ssd_write_us = 20,
+			.ssd_channels = 8,
+			.ssd_mbps = 500,
+		},
+		.max_sectors_kb = 512,
+	},
 };
 
 const struct disk_preset *disk_preset_find(const char *name)

@@ -116,7 +116,7 @@ struct disk_preset {
 	u32 max_sectors_kb;
 };
 
-#define DISK_NR_PRESETS 2
+#define DISK_NR_PRESETS 5
 /* The first is the default drive. */
 extern const struct disk_preset disk_presets[DISK_NR_PRESETS];
 /* The preset named @name, or NULL. */

@@ -38,6 +38,8 @@ for bin in build/tests build/tests-san; do
 done
 echo "== golden outputs (byte-identical JSON)"
 count tests/golden.sh
+echo "== disk presets against their published figures"
+count tests/presets.sh
 echo "== bench/report.py on a guest log made by hand"
 count tests/bench-report.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"
