@@ -272,13 +272,13 @@ static int fail(const char **why, const char *what)
 	return -1;
 }
 
-int disk_init(struct disk *d, const struct disk_params *p, const char **why)
+int disk_init(struct disk_model *d, const struct disk_params *p, const char **why)
 {
 	u64 sum_spt = 0, per_zone, sector = 0, cyl = 0;
 	s64 tmin, tavg, tmax;
 	u32 z;
 
-	*d = (struct disk){ 0 };
+	*d = (struct disk_model){ 0 };
 	d->p = *p;
 	d->ra = -1;
 	if (p->capacity < 2048)
@@ -353,7 +353,7 @@ int disk_init(struct disk *d, const struct disk_params *p, const char **why)
 	return 0;
 }
 
-static const struct disk_zone *zone_of(const struct disk *d, u64 sector)
+static const struct disk_zone *zone_of(const struct disk_model *d, u64 sector)
 {
 	u32 lo = 0, hi = d->nr_zones - 1;
 
@@ -368,7 +368,7 @@ static const struct disk_zone *zone_of(const struct disk *d, u64 sector)
 	return &d->zone[lo];
 }
 
-u64 disk_sector_cyl(const struct disk *d, u64 sector)
+u64 disk_sector_cyl(const struct disk_model *d, u64 sector)
 {
 	const struct disk_zone *z = zone_of(d, sector);
 	u64 cyl = z->first_cyl + antic_div64(sector - z->first_sector,
@@ -377,12 +377,12 @@ u64 disk_sector_cyl(const struct disk *d, u64 sector)
 	return antic_min64(cyl, d->cylinders - 1);
 }
 
-u32 disk_sector_spt(const struct disk *d, u64 sector)
+u32 disk_sector_spt(const struct disk_model *d, u64 sector)
 {
 	return zone_of(d, sector)->spt;
 }
 
-u64 disk_media_rate(const struct disk *d, u64 sector)
+u64 disk_media_rate(const struct disk_model *d, u64 sector)
 {
 	if (d->p.type == DISK_SSD)
 		return (u64)d->p.ssd_mbps * 1000000ULL * d->p.ssd_channels;
@@ -390,7 +390,7 @@ u64 disk_media_rate(const struct disk *d, u64 sector)
 				   ANTIC_NSEC_PER_SEC, d->rev_ns);
 }
 
-u64 disk_seek_ns(const struct disk *d, u64 dist)
+u64 disk_seek_ns(const struct disk_model *d, u64 dist)
 {
 	u64 span = d->cylinders > 2 ? d->cylinders - 2 : 1;
 	u64 x, frac, root;
@@ -407,7 +407,7 @@ u64 disk_seek_ns(const struct disk *d, u64 dist)
 }
 
 /* Angular position of @sector, as ns after the index mark. */
-static u64 sector_angle(const struct disk *d, u64 sector)
+static u64 sector_angle(const struct disk_model *d, u64 sector)
 {
 	const struct disk_zone *z = zone_of(d, sector);
 	u64 in_track;
@@ -417,17 +417,17 @@ static u64 sector_angle(const struct disk *d, u64 sector)
 	return antic_div64(in_track * d->rev_ns, z->spt);
 }
 
-static u64 transfer_ns(const struct disk *d, u64 sector, u32 nr)
+static u64 transfer_ns(const struct disk_model *d, u64 sector, u32 nr)
 {
 	return antic_div64((u64)nr * d->rev_ns, disk_sector_spt(d, sector));
 }
 
-static u64 iface_ns(const struct disk *d, u32 nr)
+static u64 iface_ns(const struct disk_model *d, u32 nr)
 {
 	return antic_div64((u64)nr * 512 * 1000, d->p.iface_mbps);
 }
 
-static u64 segment_sectors(const struct disk *d)
+static u64 segment_sectors(const struct disk_model *d)
 {
 	return (u64)d->p.segment_kb * 2;
 }
@@ -437,7 +437,7 @@ static u64 segment_sectors(const struct disk *d)
  * end) into it: a segment is segment_kb of buffer, so a stream keeps only
  * its most recent segment_kb, whatever the length of the stream.
  */
-static u64 held_from(const struct disk *d, u64 start, u64 end)
+static u64 held_from(const struct disk_model *d, u64 start, u64 end)
 {
 	u64 seg = segment_sectors(d);
 
@@ -445,7 +445,7 @@ static u64 held_from(const struct disk *d, u64 start, u64 end)
 }
 
 /* Where read-ahead has reached at @t. */
-static u64 ra_pos(const struct disk *d, u64 t)
+static u64 ra_pos(const struct disk_model *d, u64 t)
 {
 	u64 done;
 
@@ -455,7 +455,7 @@ static u64 ra_pos(const struct disk *d, u64 t)
 	return antic_min64(d->ra_base + done, d->ra_cap);
 }
 
-static u64 ra_time_of(const struct disk *d, u64 sector)
+static u64 ra_time_of(const struct disk_model *d, u64 sector)
 {
 	return d->ra_t0 + antic_div64((sector - d->ra_base) * d->rev_ns +
 					      d->ra_spt - 1, d->ra_spt);
@@ -465,7 +465,7 @@ static u64 ra_time_of(const struct disk *d, u64 sector)
  * Would a read of [sector, sector+nr) at @t come from the cache? If so,
  * *ready is when its last sector is in the buffer.
  */
-static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
+static bool cache_lookup(const struct disk_model *d, u64 t, u64 sector, u32 nr,
 			 int *which, u64 *ready)
 {
 	u64 end = sector + nr;
@@ -495,7 +495,7 @@ static bool cache_lookup(const struct disk *d, u64 t, u64 sector, u32 nr,
 }
 
 /* The head leaves the read-ahead stream: freeze what it has read. */
-static void stop_read_ahead(struct disk *d, u64 t)
+static void stop_read_ahead(struct disk_model *d, u64 t)
 {
 	if (d->ra < 0)
 		return;
@@ -507,7 +507,7 @@ static void stop_read_ahead(struct disk *d, u64 t)
 	d->ra = -1;
 }
 
-static void invalidate(struct disk *d, u64 sector, u32 nr)
+static void invalidate(struct disk_model *d, u64 sector, u32 nr)
 {
 	u32 i;
 
@@ -519,7 +519,7 @@ static void invalidate(struct disk *d, u64 sector, u32 nr)
 	}
 }
 
-static void start_read_ahead(struct disk *d, u64 t, u64 sector, u64 end)
+static void start_read_ahead(struct disk_model *d, u64 t, u64 sector, u64 end)
 {
 	u32 i, victim = 0;
 
@@ -536,7 +536,7 @@ static void start_read_ahead(struct disk *d, u64 t, u64 sector, u64 end)
 	d->ra_spt = disk_sector_spt(d, end < d->p.capacity ? end : sector);
 }
 
-static u64 ssd_service(struct disk *d, u64 now, u32 nr, bool write)
+static u64 ssd_service(struct disk_model *d, u64 now, u32 nr, bool write)
 {
 	u32 i, best = 0;
 	u64 start, done;
@@ -552,7 +552,7 @@ static u64 ssd_service(struct disk *d, u64 now, u32 nr, bool write)
 	return done;
 }
 
-u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
+u64 disk_position_time(const struct disk_model *d, u64 now, u64 sector, u32 nr,
 		       bool write)
 {
 	u64 t = now + (u64)d->p.overhead_us * 1000, ready, head, cyl, rot;
@@ -570,7 +570,7 @@ u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
 	return t + rot - now;
 }
 
-unsigned int disk_pick(const struct disk *d, u64 now,
+unsigned int disk_pick(const struct disk_model *d, u64 now,
 		       const struct disk_cmd *const *cmds, unsigned int n)
 {
 	u64 age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC, best_t = 0;
@@ -599,7 +599,7 @@ unsigned int disk_pick(const struct disk *d, u64 now,
 	return best;
 }
 
-u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write)
+u64 disk_service(struct disk_model *d, u64 now, u64 sector, u32 nr, bool write)
 {
 	u64 t = now + (u64)d->p.overhead_us * 1000, ready, target, seek, rot;
 	u64 xfer, done;

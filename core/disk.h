@@ -68,7 +68,7 @@ struct disk_stats {
 	u64 transfer_ns;
 };
 
-struct disk {
+struct disk_model {
 	struct disk_params p;
 	u64 rev_ns;
 	u64 cylinders;
@@ -126,14 +126,14 @@ const struct disk_preset *disk_preset_find(const char *name);
 void disk_default_params(struct disk_params *p);
 void disk_ssd_params(struct disk_params *p);
 /* 0, or -1 with *why naming the parameter that is wrong. */
-int disk_init(struct disk *d, const struct disk_params *p, const char **why);
+int disk_init(struct disk_model *d, const struct disk_params *p, const char **why);
 /*
  * Serve one request starting at @now (an HDD's mechanism must be free:
  * now >= disk_busy_until()). Returns the completion time.
  */
-u64 disk_service(struct disk *d, u64 now, u64 sector, u32 nr, bool write);
+u64 disk_service(struct disk_model *d, u64 now, u64 sector, u32 nr, bool write);
 /* Positioning time @sector would cost at @now, for SPTF; no state change. */
-u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
+u64 disk_position_time(const struct disk_model *d, u64 now, u64 sector, u32 nr,
 		       bool write);
 /*
  * The drive's choice of its next command at @now among the @n (at least
@@ -141,21 +141,21 @@ u64 disk_position_time(const struct disk *d, u64 now, u64 sector, u32 nr,
  * positioning time, the oldest of those on a tie; but a command that has
  * waited ncq_age_ms goes first, the oldest such. Returns its index.
  */
-unsigned int disk_pick(const struct disk *d, u64 now,
+unsigned int disk_pick(const struct disk_model *d, u64 now,
 		       const struct disk_cmd *const *cmds, unsigned int n);
 /* Seek time over @dist cylinders. */
-u64 disk_seek_ns(const struct disk *d, u64 dist);
-u64 disk_sector_cyl(const struct disk *d, u64 sector);
-u32 disk_sector_spt(const struct disk *d, u64 sector);
+u64 disk_seek_ns(const struct disk_model *d, u64 dist);
+u64 disk_sector_cyl(const struct disk_model *d, u64 sector);
+u32 disk_sector_spt(const struct disk_model *d, u64 sector);
 /* Sustained media rate at @sector, bytes per second. */
-u64 disk_media_rate(const struct disk *d, u64 sector);
+u64 disk_media_rate(const struct disk_model *d, u64 sector);
 
-static inline bool disk_rotational(const struct disk *d)
+static inline bool disk_rotational(const struct disk_model *d)
 {
 	return d->p.type == DISK_HDD;
 }
 
-static inline u64 disk_busy_until(const struct disk *d)
+static inline u64 disk_busy_until(const struct disk_model *d)
 {
 	return d->busy_until;
 }

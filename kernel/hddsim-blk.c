@@ -82,7 +82,7 @@ struct hddsim_cmd {
 struct hddsim_dev {
 	int id;
 	spinlock_t lock;	/* the model, the drive queue, counters */
-	struct disk model;
+	struct disk_model model;
 	u64 t0;			/* ktime of the model's time zero */
 	/* at the drive, not yet in service, in the order they arrived */
 	const struct disk_cmd **pending;

@@ -112,7 +112,7 @@ struct sim {
 		struct dl_sched dl;
 		struct noop_sched noop;
 	} u;
-	struct disk disk;
+	struct disk_model disk;
 	uint64_t now, seq;
 	struct event *heap;
 	size_t nheap, capheap;

@@ -5,7 +5,7 @@
 #include "harness.h"
 #include "../core/disk.h"
 
-static void no_cache(struct disk *d)
+static void no_cache(struct disk_model *d)
 {
 	struct disk_params p;
 
@@ -16,7 +16,7 @@ static void no_cache(struct disk *d)
 
 static void test_seek_curve_endpoints(void)
 {
-	struct disk d;
+	struct disk_model d;
 	u64 full;
 
 	no_cache(&d);
@@ -29,7 +29,7 @@ static void test_seek_curve_endpoints(void)
 
 static void test_seek_curve_average(void)
 {
-	struct disk d;
+	struct disk_model d;
 	u64 n = 0, sum = 0, x = 12345, i;
 
 	no_cache(&d);
@@ -49,7 +49,7 @@ static void test_seek_curve_average(void)
 
 static void test_geometry(void)
 {
-	struct disk d;
+	struct disk_model d;
 
 	no_cache(&d);
 	/* 200 MB/s at 7200 rpm: 200e6 * 8333333 ns / 512 B = 3255 sectors a track */
@@ -64,7 +64,7 @@ static void test_geometry(void)
 
 static void test_same_track_sequential_read(void)
 {
-	struct disk d;
+	struct disk_model d;
 	u64 t1, t2;
 
 	no_cache(&d);
@@ -79,7 +79,7 @@ static void test_same_track_sequential_read(void)
 
 static void test_cache_hit(void)
 {
-	struct disk d;
+	struct disk_model d;
 	struct disk_params p;
 	u64 t1, t2;
 
@@ -100,7 +100,7 @@ static void test_cache_hit(void)
 
 static void test_full_stroke_access(void)
 {
-	struct disk d;
+	struct disk_model d;
 	u64 last = 0, t, seek;
 
 	no_cache(&d);
@@ -120,7 +120,7 @@ static void test_full_stroke_access(void)
 
 static void test_ssd(void)
 {
-	struct disk d;
+	struct disk_model d;
 	struct disk_params p;
 
 	disk_ssd_params(&p);
@@ -133,7 +133,7 @@ static void test_ssd(void)
 
 static void test_bad_params(void)
 {
-	struct disk d;
+	struct disk_model d;
 	struct disk_params p;
 	const char *why = NULL;
 
@@ -152,7 +152,7 @@ static void test_bad_params(void)
 static void test_presets(void)
 {
 	struct disk_params def;
-	struct disk d;
+	struct disk_model d;
 	const char *why = NULL;
 	size_t i;
 
@@ -186,7 +186,7 @@ static void test_presets(void)
 
 static void test_position_same_cylinder(void)
 {
-	struct disk d;
+	struct disk_model d;
 
 	no_cache(&d);
 	/* head on cylinder 0 at the index mark: the command takes 50 us ... */
@@ -215,7 +215,7 @@ static void test_position_same_cylinder(void)
 
 static void test_position_seek_and_zones(void)
 {
-	struct disk d;
+	struct disk_model d;
 	u64 cyl1000 = 1000ULL * 4 * 3255;
 	u64 z8 = 1150264304, z15_last = 1872349160ULL + 12473ULL * 4 * 1627;
 
@@ -260,7 +260,7 @@ static void test_position_seek_and_zones(void)
 
 static void test_position_read_ahead(void)
 {
-	struct disk d;
+	struct disk_model d;
 	struct disk_params p;
 	u64 t1;
 
@@ -313,7 +313,7 @@ static void test_position_read_ahead(void)
  */
 static void test_position_agrees_with_service(void)
 {
-	struct disk d;
+	struct disk_model d;
 	struct disk_params p;
 	u64 x = 99991, now = 0, i, checked = 0;
 	int cache;
@@ -397,7 +397,7 @@ static void host_issue(struct stream *st, struct host_cmd *q, unsigned *n,
 }
 
 /* The drive's choice among the @n commands at it. */
-static unsigned host_pick(const struct disk *d, u64 now,
+static unsigned host_pick(const struct disk_model *d, u64 now,
 			  const struct host_cmd *q, unsigned n)
 {
 	const struct disk_cmd *cmds[HOST_MAX_CMDS];
@@ -408,7 +408,7 @@ static unsigned host_pick(const struct disk *d, u64 now,
 	return disk_pick(d, now, cmds, n);
 }
 
-static void host_run(struct disk *d, struct stream *st, unsigned nst)
+static void host_run(struct disk_model *d, struct stream *st, unsigned nst)
 {
 	struct host_cmd q[HOST_MAX_CMDS];
 	unsigned n = 0, i, k;
@@ -451,7 +451,7 @@ static u64 stream_rate(const struct stream *st)
 }
 
 /* No stream reads faster than the media under it, to within 0.1%. */
-static void check_streams(const struct disk *d, const struct stream *st,
+static void check_streams(const struct disk_model *d, const struct stream *st,
 			  unsigned nst, const char *what)
 {
 	unsigned i;
@@ -486,7 +486,7 @@ static void test_cache_never_beats_media(void)
 	static const u32 bs[] = { 8, 128, 1024, 2048 };
 	static const u32 depth[] = { 1, 32 };
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	u64 region = 64 * 2048;
 	unsigned b, q, zone;
 
@@ -532,7 +532,7 @@ static void test_cache_never_beats_media(void)
 static void test_cache_capacity(void)
 {
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	u64 seg, cache, t, hits, i;
 
 	disk_default_params(&p);
@@ -583,7 +583,7 @@ static void test_cache_capacity(void)
 static void test_pick_shortest_positioning(void)
 {
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	struct disk_cmd c[32];
 	const struct disk_cmd *cmds[32];
 	u64 x = 4242, now = 0;
@@ -637,7 +637,7 @@ static void test_pick_shortest_positioning(void)
 static void test_pick_ties_oldest(void)
 {
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	u64 now = 50 * ANTIC_NSEC_PER_MSEC, far = 1000000000;
 	struct disk_cmd a = { .sector = 5000, .arrival = 1000, .nr = 8 };
 	struct disk_cmd b = a, c = a, f = { .sector = far, .arrival = 10, .nr = 8 };
@@ -685,7 +685,7 @@ static void test_pick_ties_oldest(void)
 static void test_pick_depth_one(void)
 {
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	struct disk_cmd f = { .sector = 1000000000, .arrival = 0, .nr = 8 };
 	const struct disk_cmd *q[] = { &f };
 
@@ -705,7 +705,7 @@ static void test_pick_depth_one(void)
 static u64 far_read_wait(u32 age_ms, u64 *longest)
 {
 	struct disk_params p;
-	struct disk d;
+	struct disk_model d;
 	struct disk_cmd far = { .sector = 1900000000, .arrival = 0, .nr = 8 };
 	struct disk_cmd close[31];
 	const struct disk_cmd *q[32];
@@ -774,7 +774,7 @@ static void test_pick_age_bound(void)
 	/* more than one overdue: the oldest first, wherever it is */
 	{
 		struct disk_params p;
-		struct disk d;
+		struct disk_model d;
 		struct disk_cmd a = { .sector = 5000, .arrival = 2000, .nr = 8 };
 		struct disk_cmd o = { .sector = 1900000000, .arrival = 1000, .nr = 8 };
 		const struct disk_cmd *q[] = { &a, &o };
