@@ -94,5 +94,8 @@ int settings_apply(struct sim_settings *s, const char *name, const char *value,
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* Format a reason into @err; returns -1, the error every parser returns. */
+int seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif
