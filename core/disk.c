@@ -281,12 +281,17 @@ int disk_init(struct disk_model *d, const struct disk_params *p, const char **wh
 	*d = (struct disk_model){ 0 };
 	d->p = *p;
 	d->ra = -1;
+	d->destaging = -1;
 	if (p->capacity < 2048)
 		return fail(why, "capacity");
 	if (p->queue_depth < 1 || p->queue_depth > 256)
 		return fail(why, "queue_depth");
 	if (p->ncq_age_ms > 60000)
 		return fail(why, "ncq_age_ms");
+	if (p->write_cache > 1)
+		return fail(why, "write_cache");
+	if (p->write_cache && (p->cache_mb < 1 || p->cache_mb > 4096))
+		return fail(why, "cache_mb");
 	if (p->iface_mbps < 1)
 		return fail(why, "iface_mbps");
 	if (p->cache_segments > DISK_MAX_SEGMENTS)
@@ -471,6 +476,16 @@ static bool cache_lookup(const struct disk_model *d, u64 t, u64 sector, u32 nr,
 	u64 end = sector + nr;
 	u32 i;
 
+	/* data written and not yet destaged is read back from the buffer */
+	for (i = 0; i < d->ndirty; i++) {
+		const struct disk_cmd *c = &d->dirty[i].cmd;
+
+		if (sector >= c->sector && end <= c->sector + c->nr) {
+			*which = -1;
+			*ready = t;
+			return true;
+		}
+	}
 	for (i = 0; i < d->p.cache_segments; i++) {
 		const struct disk_segment *s = &d->seg[i];
 
@@ -552,79 +567,110 @@ static u64 ssd_service(struct disk_model *d, u64 now, u32 nr, bool write)
 	return done;
 }
 
-u64 disk_position_time(const struct disk_model *d, u64 now, u64 sector, u32 nr,
-		       bool write)
+/* When [sector, +nr) is under the head (or in the buffer) if started at @t. */
+static u64 position_from(const struct disk_model *d, u64 t, u64 sector, u32 nr,
+			 bool write)
 {
-	u64 t = now + (u64)d->p.overhead_us * 1000, ready, head, cyl, rot;
+	u64 ready, head, cyl, rot;
 	int which;
 
-	if (d->p.type == DISK_SSD)
-		return 0;
 	if (!write && cache_lookup(d, t, sector, nr, &which, &ready))
-		return ready > t ? ready - now : t - now;
+		return antic_max64(ready, t);
 	head = d->ra >= 0 ? ra_pos(d, t) : d->head_sector;
 	cyl = disk_sector_cyl(d, head);
 	t += disk_seek_ns(d, antic_absdiff(cyl, disk_sector_cyl(d, sector)));
 	rot = (sector_angle(d, sector) + d->rev_ns - t % d->rev_ns) %
 	      d->rev_ns;
-	return t + rot - now;
+	return t + rot;
+}
+
+u64 disk_position_time(const struct disk_model *d, u64 now, u64 sector, u32 nr,
+		       bool write)
+{
+	if (d->p.type == DISK_SSD)
+		return 0;
+	return position_from(d, now + (u64)d->p.overhead_us * 1000, sector,
+			     nr, write) - now;
+}
+
+/*
+ * The drive's choice among candidates offered one by one, twice: first
+ * for the oldest (aging), then for the shortest positioning time. A
+ * candidate is a queued command or, for the write cache, a destage.
+ */
+struct pick {
+	const struct disk_model *d;
+	u64 now, age;
+	bool aged;
+	int oldest, best;
+	u64 oldest_arrival, best_t, best_arrival;
+};
+
+static void pick_init(struct pick *k, const struct disk_model *d, u64 now)
+{
+	*k = (struct pick){ .d = d, .now = now, .oldest = -1, .best = -1,
+			    .age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC };
+}
+
+/* First pass: the oldest, the first offered of those that arrived first. */
+static void pick_age(struct pick *k, const struct disk_cmd *c, int id)
+{
+	if (k->oldest < 0 || c->arrival < k->oldest_arrival) {
+		k->oldest = id;
+		k->oldest_arrival = c->arrival;
+	}
+}
+
+/* Starvation: firmware serves a command that has waited too long. */
+static bool pick_aged(struct pick *k)
+{
+	k->aged = k->oldest >= 0 && k->age && k->now >= k->oldest_arrival &&
+		  k->now - k->oldest_arrival >= k->age;
+	if (k->aged)
+		k->best = k->oldest;
+	return k->aged;
+}
+
+/* Second pass: shortest positioning time, the older on a tie. */
+static void pick_pos(struct pick *k, const struct disk_cmd *c, int id,
+		     bool destage)
+{
+	u64 t;
+
+	if (destage)	/* the drive's own write: no command overhead */
+		t = position_from(k->d, k->now, c->sector, c->nr, true) - k->now;
+	else
+		t = disk_position_time(k->d, k->now, c->sector, c->nr, c->write);
+	if (k->best < 0 || t < k->best_t ||
+	    (t == k->best_t && c->arrival < k->best_arrival)) {
+		k->best = id;
+		k->best_t = t;
+		k->best_arrival = c->arrival;
+	}
 }
 
 unsigned int disk_pick(const struct disk_model *d, u64 now,
 		       const struct disk_cmd *const *cmds, unsigned int n)
 {
-	u64 age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC, best_t = 0;
-	unsigned int i, oldest = 0, best = 0;
+	struct pick k;
+	unsigned int i;
 
 	if (n <= 1)
 		return 0;
-	/* the oldest: the first in the array of those that arrived first */
-	for (i = 1; i < n; i++)
-		if (cmds[i]->arrival < cmds[oldest]->arrival)
-			oldest = i;
-	/* starvation: firmware serves a command that has waited too long */
-	if (age && now >= cmds[oldest]->arrival &&
-	    now - cmds[oldest]->arrival >= age)
-		return oldest;
-	for (i = 0; i < n; i++) {
-		const struct disk_cmd *c = cmds[i];
-		u64 t = disk_position_time(d, now, c->sector, c->nr, c->write);
-
-		if (i == 0 || t < best_t ||
-		    (t == best_t && c->arrival < cmds[best]->arrival)) {
-			best_t = t;
-			best = i;
-		}
-	}
-	return best;
+	pick_init(&k, d, now);
+	for (i = 0; i < n; i++)
+		pick_age(&k, cmds[i], (int)i);
+	if (pick_aged(&k))
+		return (unsigned int)k.best;
+	for (i = 0; i < n; i++)
+		pick_pos(&k, cmds[i], (int)i, false);
+	return (unsigned int)k.best;
 }
 
-u64 disk_service(struct disk_model *d, u64 now, u64 sector, u32 nr, bool write)
+/* The head reads or writes [sector, +nr) starting at @t; returns the end. */
+static u64 media(struct disk_model *d, u64 t, u64 sector, u32 nr, bool write)
 {
-	u64 t = now + (u64)d->p.overhead_us * 1000, ready, target, seek, rot;
-	u64 xfer, done;
-	int which;
-
-	d->st.requests++;
-	d->st.sectors += nr;
-	if (d->p.type == DISK_SSD)
-		return ssd_service(d, now, nr, write);
-
-	if (!write && d->p.cache_segments &&
-	    cache_lookup(d, t, sector, nr, &which, &ready)) {
-		d->st.cache_hits++;
-		d->seg[which].used = ++d->stamp;
-		done = antic_max64(t + iface_ns(d, nr), ready);
-		if (which == d->ra) {
-			/* a streaming reader keeps the drive reading ahead */
-			d->ra_cap = antic_min64(antic_max64(d->ra_cap,
-							    sector + nr +
-							    segment_sectors(d)),
-						d->p.capacity);
-		}
-		d->busy_until = done;
-		return done;
-	}
+	u64 target, seek, rot, xfer, done;
 
 	stop_read_ahead(d, t);
 	if (write)
@@ -653,4 +699,192 @@ u64 disk_service(struct disk_model *d, u64 now, u64 sector, u32 nr, bool write)
 		start_read_ahead(d, done, sector, sector + nr);
 	d->busy_until = done;
 	return done;
+}
+
+u64 disk_service(struct disk_model *d, u64 now, u64 sector, u32 nr, bool write)
+{
+	u64 t = now + (u64)d->p.overhead_us * 1000, ready, done;
+	int which;
+
+	d->st.requests++;
+	d->st.sectors += nr;
+	if (d->p.type == DISK_SSD)
+		return ssd_service(d, now, nr, write);
+
+	if (!write && (d->p.cache_segments || d->ndirty) &&
+	    cache_lookup(d, t, sector, nr, &which, &ready)) {
+		d->st.cache_hits++;
+		done = antic_max64(t + iface_ns(d, nr), ready);
+		if (which >= 0)
+			d->seg[which].used = ++d->stamp;
+		if (which >= 0 && which == d->ra) {
+			/* a streaming reader keeps the drive reading ahead */
+			d->ra_cap = antic_min64(antic_max64(d->ra_cap,
+							    sector + nr +
+							    segment_sectors(d)),
+						d->p.capacity);
+		}
+		d->busy_until = done;
+		return done;
+	}
+	return media(d, t, sector, nr, write);
+}
+
+/* ---- the write cache */
+
+/* Merged destages stay below this, as a drive's largest media write. */
+#define DISK_MERGE_MAX 2048
+/* Destages the drive weighs at once: the oldest of what it holds. */
+#define DISK_DESTAGE_WINDOW 32
+
+static bool cache_on(const struct disk_model *d)
+{
+	return d->p.write_cache && d->p.type == DISK_HDD;
+}
+
+/* A write the cache would take, were there room (not FUA, not too big). */
+static bool cacheable(const struct disk_model *d, const struct disk_cmd *c)
+{
+	return cache_on(d) && c->write && !c->fua &&
+	       c->nr <= disk_cache_sectors(d);
+}
+
+bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
+		 u64 *done)
+{
+	struct disk_dirty *last = d->ndirty ? &d->dirty[d->ndirty - 1] : NULL;
+	bool merge;
+
+	if (!cacheable(d, c) ||
+	    d->dirty_sectors + c->nr > disk_cache_sectors(d))
+		return false;
+	/* a stream's next write extends its extent, unless a FLUSH holds it */
+	merge = last && (int)d->ndirty - 1 != d->destaging &&
+		!d->flush_pending &&
+		last->cmd.sector + last->cmd.nr == c->sector &&
+		last->cmd.nr + c->nr <= DISK_MERGE_MAX;
+	if (!merge && d->ndirty == DISK_MAX_DIRTY)
+		return false;
+	/* the read cache must not serve what this write replaces */
+	invalidate(d, c->sector, c->nr);
+	if (merge) {
+		last->cmd.nr += c->nr;
+		last->seq = ++d->dirty_seq;
+	} else {
+		d->dirty[d->ndirty].cmd = (struct disk_cmd){
+			.sector = c->sector, .arrival = now, .nr = c->nr,
+			.write = true };
+		d->dirty[d->ndirty++].seq = ++d->dirty_seq;
+	}
+	d->dirty_sectors += c->nr;
+	d->st.requests++;
+	d->st.sectors += c->nr;
+	d->st.absorbed++;
+	*done = now + (u64)d->p.overhead_us * 1000 + iface_ns(d, c->nr);
+	return true;
+}
+
+/* Extent @i leaves the cache; the rest keep their (arrival) order. */
+static void dirty_remove(struct disk_model *d, u32 i)
+{
+	if (ANTIC_WARN_ON(d->dirty_sectors < d->dirty[i].cmd.nr))
+		d->dirty_sectors = 0;
+	else
+		d->dirty_sectors -= d->dirty[i].cmd.nr;
+	if (d->destaging > (int)i)
+		d->destaging--;
+	for (d->ndirty--; i < d->ndirty; i++)
+		d->dirty[i] = d->dirty[i + 1];
+}
+
+/* Cached data a write to the media at [sector, +nr) makes stale. */
+static void drop_overwritten(struct disk_model *d, u64 sector, u32 nr)
+{
+	u32 i = 0;
+
+	while (i < d->ndirty) {
+		const struct disk_cmd *c = &d->dirty[i].cmd;
+
+		if ((int)i != d->destaging && c->sector >= sector &&
+		    c->sector + c->nr <= sector + nr)
+			dirty_remove(d, i);
+		else
+			i++;
+	}
+}
+
+int disk_start(struct disk_model *d, u64 now,
+	       const struct disk_cmd *const *cmds, unsigned int n, u64 *done)
+{
+	u32 window = (u32)antic_min64(d->ndirty, DISK_DESTAGE_WINDOW), j;
+	bool room_wanted = false, destage;
+	unsigned int i, ncmd = 0;
+	struct pick k;
+
+	pick_init(&k, d, now);
+	/* a FLUSH is not queued: the commands behind it wait for it */
+	for (i = 0; i < n && !d->flush_pending; i++) {
+		if (cacheable(d, cmds[i])) {
+			room_wanted = true;
+			continue;
+		}
+		pick_age(&k, cmds[i], (int)i);
+		ncmd++;
+	}
+	destage = d->ndirty && (d->flush_pending || !ncmd ||
+				(room_wanted &&
+				 d->destage_run < DISK_DESTAGE_BURST));
+	for (j = 0; destage && j < window; j++)
+		pick_age(&k, &d->dirty[j].cmd, (int)(n + j));
+	if (k.oldest < 0)
+		return DISK_IDLE;
+	if (!pick_aged(&k)) {
+		for (i = 0; i < n && !d->flush_pending; i++)
+			if (!cacheable(d, cmds[i]))
+				pick_pos(&k, cmds[i], (int)i, false);
+		for (j = 0; destage && j < window; j++)
+			pick_pos(&k, &d->dirty[j].cmd, (int)(n + j), true);
+	}
+	if (k.best >= (int)n) {
+		struct disk_cmd *c = &d->dirty[k.best - (int)n].cmd;
+
+		d->destaging = k.best - (int)n;
+		if (ncmd)
+			d->destage_run++;
+		d->st.destages++;
+		*done = media(d, now, c->sector, c->nr, true);
+		return DISK_DESTAGE;
+	}
+	d->destage_run = 0;
+	if (cmds[k.best]->write)
+		drop_overwritten(d, cmds[k.best]->sector, cmds[k.best]->nr);
+	*done = disk_service(d, now, cmds[k.best]->sector, cmds[k.best]->nr,
+			     cmds[k.best]->write);
+	return k.best;
+}
+
+void disk_destage_done(struct disk_model *d)
+{
+	u32 i = (u32)d->destaging;
+
+	if (ANTIC_WARN_ON(d->destaging < 0 || i >= d->ndirty))
+		return;
+	/* the room is free only now: the data is on the media */
+	d->destaging = -1;
+	dirty_remove(d, i);
+	/* written in arrival order: the oldest left says whether it is done */
+	if (d->flush_pending &&
+	    (!d->ndirty || d->dirty[0].seq > d->flush_seq))
+		d->flush_pending = false;
+}
+
+bool disk_flush(struct disk_model *d, u64 now, u64 *done)
+{
+	d->st.flushes++;
+	*done = now + (u64)d->p.overhead_us * 1000;
+	if (!d->ndirty)
+		return true;
+	d->flush_seq = d->dirty_seq;
+	d->flush_pending = true;
+	return false;
 }

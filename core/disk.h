@@ -13,6 +13,8 @@
 #define DISK_MAX_ZONES 64
 #define DISK_MAX_SEGMENTS 64
 #define DISK_MAX_CHANNELS 64
+/* extents the write cache tracks; a real drive's table is finite too */
+#define DISK_MAX_DIRTY 256
 
 enum disk_type { DISK_HDD = 0, DISK_SSD = 1 };
 
@@ -37,6 +39,8 @@ struct disk_params {
 	u32 iface_mbps;		/* cache hits move at interface speed */
 	u32 queue_depth;	/* 1, or NCQ depth: see disk_pick */
 	u32 ncq_age_ms;		/* a command this old goes first; 0: never */
+	u32 write_cache;	/* 1: writes complete in the cache (hdparm -W1) */
+	u32 cache_mb;		/* MiB of it that may hold written data */
 	/* SSD */
 	u32 ssd_read_us;
 	u32 ssd_write_us;
@@ -66,6 +70,30 @@ struct disk_stats {
 	u64 seek_ns;
 	u64 rotate_ns;
 	u64 transfer_ns;
+	u64 absorbed;		/* writes the write cache took */
+	u64 destages;		/* its writes to the media */
+	u64 flushes;
+};
+
+/*
+ * A command at the drive, as the drive sees it: where, how much, which
+ * way, and when it arrived (ns, the clock disk_service is given).
+ */
+struct disk_cmd {
+	u64 sector;
+	u64 arrival;
+	u32 nr;
+	bool write;
+	bool fua;		/* a write that must reach the media first */
+};
+
+/*
+ * Written data the drive holds and has not yet put on the media, in the
+ * order it arrived. seq orders it against a FLUSH.
+ */
+struct disk_dirty {
+	struct disk_cmd cmd;	/* as it came, merged with what followed it */
+	u64 seq;
 };
 
 struct disk_model {
@@ -88,20 +116,20 @@ struct disk_model {
 	u32 ra_spt;
 	u64 stamp;
 
+	/* write cache: dirty[0, ndirty), oldest first */
+	struct disk_dirty dirty[DISK_MAX_DIRTY];
+	u32 ndirty;
+	u64 dirty_sectors;	/* held, including the one being destaged */
+	u64 dirty_seq;		/* seq of the latest write taken */
+	int destaging;		/* index of the one on its way, or -1 */
+	u32 destage_run;	/* destages in a row while a command waited */
+	u64 flush_seq;		/* a FLUSH waits for every seq <= this */
+	bool flush_pending;
+
 	u64 chan_free[DISK_MAX_CHANNELS];
 	struct disk_stats st;
 };
 
-/*
- * A command at the drive, as the drive sees it: where, how much, which
- * way, and when it arrived (ns, the clock disk_service is given).
- */
-struct disk_cmd {
-	u64 sector;
-	u64 arrival;
-	u32 nr;
-	bool write;
-};
 
 /*
  * Named drives: antic-sim's disk=NAME and hddsim's profile=NAME both take
@@ -143,6 +171,50 @@ u64 disk_position_time(const struct disk_model *d, u64 now, u64 sector, u32 nr,
  */
 unsigned int disk_pick(const struct disk_model *d, u64 now,
 		       const struct disk_cmd *const *cmds, unsigned int n);
+/*
+ * The write cache (write_cache=1). A write that fits is taken at
+ * interface speed: disk_absorb returns true and its completion in *done,
+ * and the mechanism destages it later. FUA writes, and every write with
+ * the cache off, go to the media as commands.
+ */
+bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
+		 u64 *done);
+/*
+ * The mechanism is free at @now (now >= disk_busy_until()): it starts
+ * its next operation and *done is when that ends. Returns the index of
+ * the command of @cmds (in arrival order) it serves, DISK_DESTAGE for a
+ * write of cached data to the media (call disk_destage_done at *done),
+ * or DISK_IDLE when there is nothing to do. Commands are served as
+ * disk_pick orders them; cached data is destaged, in positioning order,
+ * when no command needs the mechanism, when a write waits for room, or
+ * for a FLUSH; a command waits for at most DISK_DESTAGE_BURST destages
+ * in a row. Writes among @cmds are those the cache had no room for: they
+ * wait until disk_absorb takes them (or a FLUSH has drained the cache).
+ */
+#define DISK_DESTAGE (-1)
+#define DISK_IDLE (-2)
+#define DISK_DESTAGE_BURST 4
+int disk_start(struct disk_model *d, u64 now,
+	       const struct disk_cmd *const *cmds, unsigned int n, u64 *done);
+/* The destage disk_start began has reached the media: its room is free. */
+void disk_destage_done(struct disk_model *d);
+/*
+ * A FLUSH arrives at @now (the host has drained its queue, as for any
+ * non-queued command): true when the cache holds nothing written before
+ * it, so it completes at once (after the command overhead, *done).
+ * Otherwise it completes at the end of the destage after which
+ * disk_flush_pending() turns false.
+ */
+bool disk_flush(struct disk_model *d, u64 now, u64 *done);
+static inline bool disk_flush_pending(const struct disk_model *d)
+{
+	return d->flush_pending;
+}
+/* Sectors the write cache may hold. */
+static inline u64 disk_cache_sectors(const struct disk_model *d)
+{
+	return (u64)d->p.cache_mb << 11;
+}
 /* Seek time over @dist cylinders. */
 u64 disk_seek_ns(const struct disk_model *d, u64 dist);
 u64 disk_sector_cyl(const struct disk_model *d, u64 sector);
