@@ -6,7 +6,7 @@
  */
 #include "sim.h"
 
-static struct sim_rq *rq_alloc(struct sim *s)
+struct sim_rq *blk_alloc(struct sim *s)
 {
 	struct sim_rq *rq;
 
@@ -57,7 +57,7 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	       unsigned file, uint64_t sector, uint64_t nr, bool write,
 	       bool sync, uint64_t page_lo, uint64_t npages)
 {
-	struct sim_rq *rq = rq_alloc(s);
+	struct sim_rq *rq = blk_alloc(s);
 
 	if (!rq)
 		return -1;
@@ -126,7 +126,7 @@ static void blk_arm_timer(struct sim *s)
 /* Dispatch from the policy while the drive has room. */
 void blk_run_queue(struct sim *s)
 {
-	while (s->ndrive < s->disk.p.queue_depth) {
+	while (drive_has_room(s)) {
 		struct antic_rq *arq;
 		struct sim_rq *rq;
 

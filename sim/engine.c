@@ -33,6 +33,13 @@ static int complete(struct sim *s, struct sim_rq *rq)
 	int rc;
 
 	drive_remove(s, rq);
+	if (rq->kind == K_FLUSH) {
+		/* past the scheduler, as Linux's flush machinery sends it */
+		rc = job_flush_done(s, rq);
+		blk_free(s, rq);
+		drive_start_next(s);
+		return rc;
+	}
 	wbt_read_done(s, rq);
 	blk_complete(s, rq);
 	switch (rq->kind) {
@@ -71,6 +78,9 @@ static int handle(struct sim *s, const struct event *ev)
 		return 0;
 	case EV_DONE:
 		return complete(s, ev->rq);
+	case EV_DESTAGE:
+		drive_destage_done(s);
+		return 0;
 	case EV_SCHED:
 		s->ops->handle_expiry(s->sched, s->now);
 		return 0;
@@ -207,7 +217,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		fprintf(stderr, "\r%60s\r", "");
 	r->sim_time = s->now;
 	r->disk = s->disk.st;
-	if (s->ndrive)
+	if (drive_active(s))
 		r->disk_busy += s->now - s->busy_since;
 	for (i = 0; i < s->nprocs; i++)
 		if (!s->procs[i].finished && s->procs[i].started)

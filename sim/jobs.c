@@ -74,6 +74,7 @@ static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
 	p->state = S_FSYNC;
 	p->fsync_file = fi;
 	p->fsync_pending = 0;
+	p->fsync_flush = FL_NONE;
 	if (!f->pages)
 		return 0;
 	while ((n = write_run(s, fi, &cur, K_FSYNC, &p->ap, true)) > 0)
@@ -81,9 +82,33 @@ static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
 	return n;
 }
 
-static bool fsync_done(const struct sim *s, const struct sim_proc *p)
+/*
+ * Where @p's fsync stands: 1 done, 0 still waiting, -1 out of memory.
+ * Once its writes are done, a drive with a write cache gets a FLUSH, as
+ * the kernel sends one (blkdev_issue_flush) before fsync returns.
+ */
+static int fsync_advance(struct sim *s, struct sim_proc *p)
 {
-	return !p->fsync_pending && !s->files[p->fsync_file].wb_inflight;
+	if (p->fsync_pending || s->files[p->fsync_file].wb_inflight)
+		return 0;
+	if (!s->disk.p.write_cache || p->fsync_flush == FL_DONE)
+		return 1;
+	if (p->fsync_flush == FL_NONE) {
+		p->fsync_flush = FL_SENT;
+		if (drive_flush(s, &p->ap, p->fsync_file))
+			return -1;
+	}
+	return 0;
+}
+
+/* @p's FLUSH came back: its fsync may be over. */
+int job_flush_done(struct sim *s, struct sim_rq *rq)
+{
+	struct sim_proc *p = job_of(s, rq);
+
+	if (p)
+		p->fsync_flush = FL_DONE;
+	return wake_waiters(s, rq->file);
 }
 
 /* The application's I/O @a of process @p has completed at s->now. */
@@ -98,14 +123,16 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 	if (p->state == S_IO || p->state == S_PAGES || p->state == S_THROTTLED)
 		p->state = S_IDLE;
 	if (a->dir == 1 && p->spec->fsync_every && ++p->since_fsync >= p->spec->fsync_every) {
+		int rc;
+
+		/* direct I/O has no dirty pages, but a write cache to flush */
 		p->since_fsync = 0;
-		if (!p->spec->direct) {
-			if (start_fsync(s, p, p->file0 + p->cur) < 0)
-				return -1;
-			if (!fsync_done(s, p))
-				return 0;
-			p->state = S_IDLE;
-		}
+		if (start_fsync(s, p, p->file0 + p->cur) < 0)
+			return -1;
+		rc = fsync_advance(s, p);
+		if (rc <= 0)
+			return rc;
+		p->state = S_IDLE;
 	}
 	{
 		/*
@@ -241,11 +268,14 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 	if (p->spec->osync) {
 		p->app[slot].busy = true;
 		p->wait_app = slot;
+		int rc;
+
 		if (start_fsync(s, p, fi) < 0)
 			return -1;
-		if (fsync_done(s, p))
+		rc = fsync_advance(s, p);
+		if (rc > 0)
 			return app_done(s, p, &p->app[slot]);
-		return 0;
+		return rc;
 	}
 	if (s->nr_dirty + s->nr_wb > s->dirty_limit) {
 		/* balance_dirty_pages: the writer waits for writeback */
@@ -297,12 +327,13 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 		if (rc > 0) {
 			if (p->inflight)
 				return 0;	/* the rest completes first */
-			if (p->spec->end_fsync && !p->spec->direct && !p->fsync_then_finish) {
+			if (p->spec->end_fsync && !p->fsync_then_finish) {
 				p->fsync_then_finish = true;
 				if (start_fsync(s, p, p->file0 + p->cur) < 0)
 					return -1;
-				if (!fsync_done(s, p))
-					return 0;
+				rc = fsync_advance(s, p);
+				if (rc <= 0)
+					return rc;
 			}
 			job_finish(s, p);
 			return 0;
@@ -338,7 +369,13 @@ int wake_waiters(struct sim *s, unsigned fi)
 			p->state = S_IO;
 			if (app_done(s, p, &p->app[p->wait_app]))
 				return -1;
-		} else if (p->state == S_FSYNC && p->fsync_file == fi && fsync_done(s, p)) {
+		} else if (p->state == S_FSYNC && p->fsync_file == fi) {
+			int rc = fsync_advance(s, p);
+
+			if (rc < 0)
+				return -1;
+			if (!rc)
+				continue;
 			p->state = S_IDLE;
 			if (p->fsync_then_finish) {
 				job_finish(s, p);

@@ -46,7 +46,7 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		P(full_stroke_us, 1, 1000000), P(overhead_us, 0, 1000000),
 		P(cache_segments, 0, 64), P(segment_kb, 4, 65536),
 		P(iface_mbps, 1, 100000), P(queue_depth, 1, 256),
-		P(ncq_age_ms, 0, 60000),
+		P(ncq_age_ms, 0, 60000), P(write_cache, 0, 1), P(cache_mb, 1, 4096),
 		P(ssd_read_us, 0, 1000000), P(ssd_write_us, 0, 1000000),
 		P(ssd_channels, 1, 64), P(ssd_mbps, 1, 100000),
 #undef P

@@ -20,9 +20,11 @@
 /* A page of a file in the page cache. */
 enum { P_NONE, P_INFLIGHT, P_CLEAN, P_DIRTY, P_WB, P_WB_DIRTY };
 /* Who a block request serves. */
-enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE };
+enum { K_DIRECT, K_RA, K_WB, K_FSYNC, K_TRACE, K_FLUSH };
 /* What an event does when its time comes. */
-enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE, EV_FLUSH };
+enum { EV_WAKE, EV_DONE, EV_SCHED, EV_END, EV_TRACE, EV_TWAKE, EV_FLUSH, EV_DESTAGE };
+/* Where an fsync's FLUSH is: not needed yet, at the drive, answered. */
+enum { FL_NONE, FL_SENT, FL_DONE };
 /* What a job process is doing. */
 enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
 /* The events kept beside the heap (see struct sim). */
@@ -69,6 +71,7 @@ struct sim_proc {
 	unsigned wait_app;	/* app slot waiting on pages / throttle */
 	uint64_t wait_lo, wait_hi, wait_file;
 	unsigned fsync_file, fsync_pending;
+	int fsync_flush;	/* FL_*: the FLUSH that ends an fsync */
 	bool fsync_then_finish;
 	/* read-ahead state, in pages of the current file */
 	int64_t ra_start;
@@ -88,6 +91,7 @@ struct sim_rq {
 	unsigned file;
 	uint64_t page_lo, npages;
 	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
+	bool absorbed;		/* a write the drive's cache took */
 	struct sim_rq *next_free;
 };
 
@@ -133,6 +137,10 @@ struct sim {
 	const struct disk_cmd **drive;
 	unsigned ndrive;
 	struct sim_rq *mech;	/* HDD: the one being served */
+	bool destaging;		/* HDD: the mechanism writes cached data */
+	unsigned nabsorbed;	/* writes the drive's cache took, not yet done */
+	/* FLUSHes, oldest first (linked by next_free), and the one started */
+	struct sim_rq *flushq, *flushq_tail, *flush_rq;
 	uint64_t busy_since;
 	uint64_t sched_wake;
 	struct sim_rq *free_rqs;
@@ -183,6 +191,7 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 		     bool sync, unsigned *pieces);
 void blk_run_queue(struct sim *s);
 void blk_complete(struct sim *s, struct sim_rq *rq);
+struct sim_rq *blk_alloc(struct sim *s);
 void blk_free(struct sim *s, struct sim_rq *rq);
 void blk_release(struct sim *s);
 
@@ -190,6 +199,10 @@ void blk_release(struct sim *s);
 void drive_submit(struct sim *s, struct sim_rq *rq);
 void drive_start_next(struct sim *s);
 void drive_remove(struct sim *s, struct sim_rq *rq);
+bool drive_has_room(const struct sim *s);
+bool drive_active(const struct sim *s);
+int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file);
+void drive_destage_done(struct sim *s);
 
 /* pagecache.c: page states, read-ahead, eviction */
 int file_pages(struct sim_file *f);
@@ -217,6 +230,7 @@ int job_wake(struct sim *s, struct sim_proc *p);
 void job_finish(struct sim *s, struct sim_proc *p);
 void job_report_exit(struct sim *s, struct sim_proc *p);
 int job_direct_done(struct sim *s, struct sim_rq *rq);
+int job_flush_done(struct sim *s, struct sim_rq *rq);
 int wake_waiters(struct sim *s, unsigned fi);
 
 /* layout.c: the jobs' files on the disk */

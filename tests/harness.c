@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 	suite_sim();
 	suite_trace();
 	suite_invariants();
+	suite_wcache();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -25,6 +25,7 @@ void suite_disk(void);
 void suite_sim(void);
 void suite_trace(void);
 void suite_invariants(void);
+void suite_wcache(void);
 void run_test(const char *name, void (*fn)(void));
 
 #define RUN(fn) run_test(#fn, fn)

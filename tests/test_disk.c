@@ -160,6 +160,9 @@ static void test_presets(void)
 		CHECK(disk_preset_find(disk_presets[i].name) == &disk_presets[i]);
 		CHECK(disk_init(&d, &disk_presets[i].p, &why) == 0);
 		CHECK(disk_presets[i].max_sectors_kb >= 4);
+		/* a rotating drive's firmware bounds NCQ starvation (0 was a preset merged without it) */
+		CHECK(disk_presets[i].p.type != DISK_HDD ||
+		      disk_presets[i].p.ncq_age_ms > 0);
 	}
 	CHECK(!disk_preset_find("ide200"));
 	CHECK(!disk_preset_find(""));
