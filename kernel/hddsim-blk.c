@@ -540,6 +540,13 @@ static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 	P(overhead_us); P(cache_segments); P(segment_kb); P(iface_mbps);
 	P(queue_depth); P(ncq_age_ms);
 #undef P
+	/*
+	 * The model's write-back cache (FLUSH, FUA, destage) is not wired
+	 * into hddsim yet: it runs every preset write-through, and says so.
+	 */
+	if (p->write_cache)
+		pr_info("hddsim%d: write cache not emulated yet: write-through\n", i);
+	p->write_cache = 0;
 	*depth = p->queue_depth;
 	return 0;
 }
