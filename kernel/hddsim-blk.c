@@ -72,6 +72,9 @@ HDDSIM_PARAM(mem_mb, "RAM for data, MiB (default 256)");
 HDDSIM_PARAM(nodata, "1: keep no data (reads return zeros)");
 HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default: the profile's, 512 for sata7200)");
 
+/* lateness histogram: 4 buckets per power of two of microseconds */
+#define HDDSIM_LATE_BUCKETS 96
+
 struct hddsim_cmd {
 	int budget;
 	struct request *rq;
@@ -89,6 +92,13 @@ struct hddsim_dev {
 	unsigned int npending;
 	struct hddsim_cmd *active;	/* in the mechanism */
 	struct hrtimer timer;
+	u64 due;		/* ktime the model says active completes */
+	/*
+	 * How late completions fire against the model's schedule, in us:
+	 * the limit of what hddsim can show (an hrtimer under TCG fires late).
+	 */
+	u32 late[HDDSIM_LATE_BUCKETS];
+	u64 late_n, late_max_ns;
 	u32 depth;		/* budget: commands the drive accepts */
 	atomic_t busy;		/* budget in use */
 	bool nodata;
@@ -241,7 +251,8 @@ static void hddsim_start_next(struct hddsim_dev *d, u64 now)
 		d->errors++;
 	}
 	d->active = best;
-	hrtimer_start(&d->timer, ns_to_ktime(d->t0 + done), HRTIMER_MODE_ABS);
+	d->due = d->t0 + done;
+	hrtimer_start(&d->timer, ns_to_ktime(d->due), HRTIMER_MODE_ABS);
 }
 
 /* ---- the drive's queue depth, as blk-mq dispatch budget ---- */
@@ -289,6 +300,51 @@ static void hddsim_release(struct hddsim_dev *d, int budget, bool rerun)
 		blk_mq_run_hw_queues(d->disk->queue, true);
 }
 
+static unsigned int hddsim_late_bucket(u64 us)
+{
+	unsigned int b;
+
+	if (us < 4)
+		return us;
+	b = fls64(us) - 1;
+	return min_t(unsigned int, (b - 1) * 4 + ((us >> (b - 2)) & 3),
+		     HDDSIM_LATE_BUCKETS - 1);
+}
+
+/* The largest lateness, in us, that falls in bucket @i. */
+static u64 hddsim_late_top(unsigned int i)
+{
+	unsigned int b = i / 4 + 1;
+
+	if (i < 4)
+		return i;
+	return ((u64)(4 + i % 4 + 1) << (b - 2)) - 1;
+}
+
+/* caller holds the lock */
+static void hddsim_late_add(struct hddsim_dev *d, u64 now)
+{
+	u64 late = now > d->due ? now - d->due : 0;
+
+	d->late[hddsim_late_bucket(div_u64(late, NSEC_PER_USEC))]++;
+	d->late_n++;
+	d->late_max_ns = max(d->late_max_ns, late);
+}
+
+/* The @pct percentile of the histogram, as its bucket's top; caller locks. */
+static u64 hddsim_late_pct(struct hddsim_dev *d, unsigned int pct)
+{
+	u64 want = div_u64(d->late_n * pct + 99, 100), seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < HDDSIM_LATE_BUCKETS; i++) {
+		seen += d->late[i];
+		if (seen >= want && seen)
+			return hddsim_late_top(i);
+	}
+	return 0;
+}
+
 static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 {
 	struct hddsim_dev *d = container_of(t, struct hddsim_dev, timer);
@@ -298,6 +354,8 @@ static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 
 	spin_lock_irqsave(&d->lock, flags);
 	c = d->active;
+	if (c)
+		hddsim_late_add(d, now);
 	d->active = NULL;
 	hddsim_start_next(d, now);
 	if (!d->active && !d->npending)
@@ -476,6 +534,46 @@ static ssize_t queue_depth_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(queue_depth);
 
+/*
+ * "p50 P p99 P max M n N", microseconds late against the model (p50 and
+ * p99 to within a quarter of a power of two); writing 0 starts afresh.
+ */
+static ssize_t lateness_us_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	u64 p50, p99, max, n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	p50 = hddsim_late_pct(d, 50);
+	p99 = hddsim_late_pct(d, 99);
+	max = div_u64(d->late_max_ns, NSEC_PER_USEC);
+	n = d->late_n;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return sysfs_emit(buf, "p50 %llu p99 %llu max %llu n %llu\n",
+			  p50, p99, max, n);
+}
+
+static ssize_t lateness_us_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	unsigned long flags;
+	unsigned int v;
+
+	if (kstrtouint(buf, 10, &v) || v)
+		return -EINVAL;
+	spin_lock_irqsave(&d->lock, flags);
+	memset(d->late, 0, sizeof(d->late));
+	d->late_n = 0;
+	d->late_max_ns = 0;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return count;
+}
+static DEVICE_ATTR_RW(lateness_us);
+
 /* fault injection: writable at run time */
 HDDSIM_KNOB(fail_ppm, 1000000);
 HDDSIM_KNOB(slow_ppm, 1000000);
@@ -491,7 +589,7 @@ static struct attribute *hddsim_attrs[] = {
 	&dev_attr_errors.attr, &dev_attr_slowed.attr, &dev_attr_nomem.attr,
 	&dev_attr_mem_pages.attr, &dev_attr_fail_ppm.attr,
 	&dev_attr_slow_ppm.attr, &dev_attr_slow_ms.attr,
-	&dev_attr_queue_depth.attr,
+	&dev_attr_queue_depth.attr, &dev_attr_lateness_us.attr,
 	NULL,
 };
 

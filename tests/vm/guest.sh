@@ -287,12 +287,18 @@ t_fio_verify_small() {
 # the disk takes the time its model says: 50 random 4 KiB reads at depth 1
 # cost at least 50 * (2 ms) even on a fast host, and busy_ns agrees
 t_hddsim_timing() {
+	echo 0 > /sys/block/hddsim1/hddsim/lateness_us || return 1
+	echo 1 > /sys/block/hddsim1/hddsim/lateness_us 2>/dev/null && { echo "lateness_us took 1"; return 1; }
 	b0=$(hs hddsim1 busy_ns)
 	t0=$(now_ms)
 	fio --name=r --filename=/dev/hddsim1 --direct=1 --rw=randread --bs=4k --number_ios=50 \
 		--size=40g --ioengine=psync --randseed=7 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
 	t1=$(now_ms)
 	b1=$(hs hddsim1 busy_ns)
+	# completions late against the model: "p50 P p99 P max M n N" (us)
+	set -- $(cat /sys/block/hddsim1/hddsim/lateness_us)
+	echo "lateness us: p50 $2 p99 $4 max $6 over $8 completions"
+	[ "$8" -ge 50 ] && [ "$2" -le "$4" ] && [ "$4" -le $(( $6 + $6 / 4 + 3 )) ] || return 1
 	echo "wall $((t1 - t0)) ms, disk busy $(( (b1 - b0) / 1000000 )) ms"
 	[ $(( (b1 - b0) / 1000000 )) -ge 100 ] && [ $((t1 - t0)) -ge $(( (b1 - b0) / 1000000 )) ]
 }
@@ -470,6 +476,7 @@ run hddsim-load t_hddsim_load
 run hddsim-verify t_hddsim_verify
 run hddsim-timing t_hddsim_timing
 echo "vm: hddsim timing: $(cat /tmp/out | tail -n 1)"
+echo "vm: hddsim $(grep '^lateness' /tmp/out | tail -n 1)"
 run hddsim-faults t_hddsim_faults
 run hddsim-depth t_hddsim_depth
 run hddsim-unload t_hddsim_unload
