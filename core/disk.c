@@ -842,6 +842,13 @@ int disk_start(struct disk_model *d, u64 now,
 	unsigned int i, ncmd = 0;
 	struct pick k;
 
+	/* the common case, one command and nothing cached: no choice */
+	if (n == 1 && !d->ndirty && !d->flush_pending) {
+		d->destage_run = 0;
+		*done = disk_service(d, now, cmds[0]->sector, cmds[0]->nr,
+				     cmds[0]->write);
+		return 0;
+	}
 	pick_init(&k, d, now);
 	/* a FLUSH is not queued: the commands behind it wait for it */
 	for (i = 0; i < n && !d->flush_pending; i++) {

@@ -127,9 +127,11 @@ void drive_start_next(struct sim *s)
 
 	if (s->mech || s->destaging)
 		return;
-	if (s->disk.p.write_cache)
+	/* a write waits for room only while the cache holds something */
+	if (s->disk.ndirty && s->ndrive)
 		drive_absorb_waiting(s);
-	drive_flush_start(s);
+	if (s->flushq)
+		drive_flush_start(s);
 	/* an SSD starts each command as it arrives (drive_submit) */
 	if (s->disk.p.type == DISK_SSD)
 		return;
