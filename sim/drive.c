@@ -108,7 +108,7 @@ static void drive_flush_start(struct sim *s)
 	struct sim_rq *rq = s->flushq;
 	uint64_t done;
 
-	if (!rq || s->flush_rq || drive_held(s) || s->mech)
+	if (!rq || s->flush_rq || drive_held(s))
 		return;
 	s->flushq = rq->next_free;
 	if (!s->flushq)
@@ -125,15 +125,13 @@ void drive_start_next(struct sim *s)
 	uint64_t done;
 	int i;
 
-	if (s->mech || s->destaging)
-		return;
-	/* a write waits for room only while the cache holds something */
+	/* the cache takes writes, and a FLUSH is issued, whatever the head does */
 	if (s->disk.ndirty && s->ndrive)
 		drive_absorb_waiting(s);
 	if (s->flushq)
 		drive_flush_start(s);
 	/* an SSD starts each command as it arrives (drive_submit) */
-	if (s->disk.p.type == DISK_SSD)
+	if (s->mech || s->destaging || s->disk.p.type == DISK_SSD)
 		return;
 	if (!s->ndrive && !s->disk.ndirty)
 		return;
@@ -177,12 +175,12 @@ int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file)
 	rq->file = file;
 	rq->absorbed = false;
 	rq->next_free = NULL;
+	drive_busy(s);
 	if (s->flushq_tail)
 		s->flushq_tail->next_free = rq;
 	else
 		s->flushq = rq;
 	s->flushq_tail = rq;
-	drive_busy(s);
 	drive_start_next(s);
 	return 0;
 }

@@ -230,6 +230,9 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	if (o->drain && !r->timed_out)
 		r->violations += s->live_rqs;
 	r->violations += antic_warnings - warnings;
+	/* the drive cannot have been busy longer than the run */
+	if (r->disk_busy > r->sim_time)
+		r->violations++;
 	if (s->rp)
 		r->trace = *replay_trace_stats(s);
 	rc = 0;

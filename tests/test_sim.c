@@ -697,8 +697,53 @@ static void test_watchdog(void)
 	CHECK(watchdog_tick(&wd, 0, 0, 0, err, sizeof(err)) == -1);
 }
 
+/* 64 random 4 KiB direct writes, an fsync after every @fsync of them. */
+static uint64_t synced_writer_ms(const char *cache, const char *fsync,
+				 uint64_t *flushes)
+{
+	struct sim_result r;
+	char text[256];
+	uint64_t ms = 0;
+
+	snprintf(text, sizeof(text), "[antic-sim]\nwrite_cache=%s\n"
+		 "[w]\nfilename=/dev/hddsim0\nrw=randwrite\nbs=4k\n"
+		 "size=256k\ndirect=1\nfsync=%s\n", cache, fsync);
+	if (run_as(text, "6", &r) == 0) {
+		ms = r.jobs[0].runtime / 1000000;
+		*flushes = r.disk.flushes;
+		sim_result_free(&r);
+	} else {
+		CHECK(!"run failed");
+	}
+	return ms;
+}
+
+/*
+ * fsync on a drive with a write cache sends a FLUSH, and returns only
+ * when the writes are on the media: each costs what it costs with the
+ * cache off, not the interface time the cache alone would give.
+ */
+static void test_fsync_flushes_write_cache(void)
+{
+	uint64_t fl_on = 0, fl_off = 0, fl_nosync = 0;
+	uint64_t on = synced_writer_ms("1", "1", &fl_on);
+	uint64_t off = synced_writer_ms("0", "1", &fl_off);
+	uint64_t nosync = synced_writer_ms("1", "0", &fl_nosync);
+
+	CHECK_EQ(fl_on, 64);	/* one a write */
+	CHECK_EQ(fl_off, 0);	/* no cache, nothing to flush: Linux sends none */
+	CHECK_EQ(fl_nosync, 0);
+	CHECK(on * 2 > off);
+	CHECK(nosync * 5 < on);
+	if (!(on * 2 > off) || !(nosync * 5 < on))
+		fprintf(stderr, "  fsync each write: cache %llu ms, no cache %llu ms; no fsync %llu ms\n",
+			(unsigned long long)on, (unsigned long long)off,
+			(unsigned long long)nosync);
+}
+
 void suite_sim(void)
 {
+	RUN(test_fsync_flushes_write_cache);
 	RUN(test_watchdog);
 	RUN(test_rw_buffered_no_hang);
 	RUN(test_cached_reads_without_wakeup);

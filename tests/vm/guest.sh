@@ -352,16 +352,21 @@ t_hddsim_depth() {
 	fp=$!
 	max=0
 	for depth in 1 4 32 2; do
-		echo $depth > $H/hddsim/queue_depth || { kill $fp; return 1; }
-		n=0
-		while [ $n -lt 10 ]; do
+		echo $depth > $H/hddsim/queue_depth || { kill $fp; wait $fp; return 1; }
+		# a shallower drive first finishes what it already holds (on a
+		# loaded host that takes more than one sample): from the first
+		# sample at or under the new depth, it must stay there
+		n=0 settled=0
+		while [ $n -lt 10 ] || { [ $settled = 0 ] && [ $n -lt 100 ]; }; do
 			sleep 0.1
 			set -- $(cat $H/inflight)
 			f=$(($1 + $2))
-			[ $f -le $depth ] || { echo "$f in flight at depth $depth"; kill $fp; return 1; }
+			[ $f -le $depth ] && settled=1
+			[ $settled = 1 ] && [ $f -gt $depth ] && { echo "$f in flight at depth $depth"; kill $fp; wait $fp; return 1; }
 			[ $f -gt $max ] && max=$f
 			n=$((n + 1))
 		done
+		[ $settled = 1 ] || { echo "never at or under depth $depth in 10 s"; kill $fp; wait $fp; return 1; }
 	done
 	wait $fp || { cat /tmp/fio.out; return 1; }
 	echo 1 > $H/hddsim/queue_depth
