@@ -157,7 +157,7 @@ static void test_trace_text_formats(void)
 static void test_trace_disksim(void)
 {
 	struct trace_opts o = { 0 };
-	struct trace_rec r[8];
+	struct trace_rec r[8] = { { 0 } };
 	struct trace_stats st;
 	char err[512];
 	const char *p;
@@ -225,7 +225,7 @@ static void test_trace_disksim(void)
 static void test_trace_startup(void)
 {
 	struct trace_opts o = { 0 };
-	struct trace_rec r[12];
+	struct trace_rec r[12] = { { 0 } };
 	struct trace_stats st;
 	char err[512];
 	const char *p;
