@@ -26,8 +26,18 @@ static void usage(FILE *f)
 		"                          and its alias, one a line\n"
 		"  --help, --version\n"
 		"trace options (replay, convert):\n"
-		"  --format FMT            blktrace, blkparse, msr, spc, iolog2, iolog3 (default: detect)\n"
-		"  --device DEV            keep one device: 8,0 (blktrace), hm_0 (MSR), an ASU, a file name\n"
+		"  --format FMT            the trace's format (default: detected from its content):\n"
+		"                          blktrace   blktrace's binary files (give the base name)\n"
+		"                          blkparse   blkparse's default text output\n"
+		"                          msr        MSR Cambridge CSV (SNIA IOTTA)\n"
+		"                          spc        SPC/UMass CSV (Financial, WebSearch)\n"
+		"                          iolog2     fio iolog version 2\n"
+		"                          iolog3     fio iolog version 3\n"
+		"                          disksim    DiskSim ASCII: ms devno blkno blocks hexflags\n"
+		"                          disksim-ns the same with arrival in ns (MQSim)\n"
+		"                          startup    the S suite's start-up traces (comm_startup_lat)\n"
+		"  --device DEV            keep one device: 8,0 (blktrace), hm_0 (MSR), an ASU,\n"
+		"                          a file name (iolog), a devno (disksim)\n"
 		"  --skip TIME             drop the trace's first TIME (e.g. 30s)\n"
 		"  --limit TIME            then replay only TIME of it\n"
 		"  --skip-bad              skip malformed records (counted) instead of stopping\n"
@@ -45,7 +55,7 @@ static int trace_option(const char *a, const char *v, struct trace_opts *t, bool
 	*used_value = true;
 	if (!strcmp(a, "--format")) {
 		if (trace_format_parse(v, &t->fmt)) {
-			fprintf(stderr, "antic-sim: --format: want blktrace, blkparse, msr, spc, iolog2 or iolog3, got '%s'\n", v);
+			fprintf(stderr, "antic-sim: --format: want %s, got '%s'\n", trace_format_list(), v);
 			return -1;
 		}
 	} else if (!strcmp(a, "--device")) {
@@ -91,6 +101,11 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 		return;
 	if (!rs->closed) {
 		fprintf(f, "replay: open loop, every request at its recorded time");
+	} else if (fmt == TF_STARTUP) {
+		fprintf(f, "replay: closed loop per process, as the S suite's replayer does: a request "
+			"starts its recorded gap after the process's previous one completes, or after "
+			"its issue when that one was a readahead; a read waits for the process's "
+			"readaheads in flight");
 	} else {
 		fprintf(f, "replay: closed loop per process: a synchronous request starts ");
 		if (ts->has_completions)

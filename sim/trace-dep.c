@@ -22,6 +22,8 @@ struct tproc {
 	char comm[17];
 	uint32_t outstanding;
 	uint64_t done;		/* raw time of its last completion */
+	uint64_t last_raw;	/* tr_chain: raw time of its last record */
+	bool last_async;	/* tr_chain: that record did not block it */
 };
 
 struct outreq {
@@ -214,6 +216,9 @@ int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 	}
 	if (nr > UINT32_MAX)
 		return tr_fail(t, err, errlen, "size", "%" PRIu64 " sectors is too large", nr);
+	/* its end in bytes must fit 64 bits: replay checks the end, convert writes bytes */
+	if (sector > (UINT64_MAX >> 9) - nr)
+		return tr_fail(t, err, errlen, "sector", "%" PRIu64 " is beyond 2^64 bytes", sector);
 	if (!t->have_t0) {
 		t->t0 = raw;
 		t->have_t0 = true;
@@ -282,3 +287,35 @@ void tr_settle(struct trace *t, uint32_t pid, uint64_t raw)
 		p->outstanding = 0;
 }
 
+/*
+ * The S suite's replayer (replay-startup-io.cc) runs each process's
+ * requests in order: it sleeps the recorded gap, then a readahead goes
+ * out without waiting, while any other read first waits for the
+ * process's readaheads in flight and then blocks until it is done. So
+ * after a blocking request the gap is a think time counted from its
+ * completion; after a readahead it counts from that one's issue, and a
+ * blocking request also waits for everything outstanding (TD_UNKNOWN's
+ * rule in replay.c). The gap is this process's own: the time since its
+ * previous record, which is the trace's delta when processes do not
+ * interleave.
+ */
+void tr_chain(struct trace *t, uint32_t pid, uint64_t raw, bool async)
+{
+	struct trace_rec *r = t->out_rec;
+	struct tproc *p = proc_get(t, pid);
+
+	if (!p)
+		return;
+	if (r->dep != TD_FIRST) {
+		uint64_t gap = raw > p->last_raw ? raw - p->last_raw : 0;
+
+		if (!p->last_async) {
+			r->dep = TD_AFTER_DONE;
+			r->think = gap;
+		} else {
+			r->dep = async ? TD_OVERLAP : TD_UNKNOWN;
+		}
+	}
+	p->last_raw = raw;
+	p->last_async = async;
+}

@@ -27,7 +27,7 @@ struct trace {
 	char dev[80];
 	bool have_dev, have_t0, ended;
 	uint64_t t0, last_t;
-	uint64_t v2_time;	/* iolog v2: the sum of its waits, ns */
+	uint64_t v2_time;	/* iolog v2, startup: the sum of their waits or deltas, ns */
 	struct trace_stats st;
 	struct pidmap pids;
 	struct tproc *procs;	/* by the pid's index in pids */
@@ -73,6 +73,23 @@ int tr_blkparse_line(struct trace *t, char *err, size_t errlen);
 int tr_msr_line(struct trace *t, char *err, size_t errlen);
 int tr_spc_line(struct trace *t, char *err, size_t errlen);
 int tr_iolog_line(struct trace *t, char *err, size_t errlen);
+int tr_disksim_line(struct trace *t, char *err, size_t errlen);
+int tr_startup_line(struct trace *t, char *err, size_t errlen);
+
+/*
+ * Decimal "INT[.FRAC]" (or ".FRAC") in units of @unit ns each, to ns,
+ * rounded down; 0, or -1 when @s is not one or overflows.
+ */
+int tr_dec_units(const char *s, uint64_t unit, uint64_t *ns);
+
+/*
+ * trace-dep.c, for formats whose records are a chain per process (the S
+ * start-up traces): set the record tr_emit() just made to depend on the
+ * process's previous one as the S replayer does. @raw: this record's raw
+ * time; @async: it does not block its process (a readahead, a write not
+ * marked sync).
+ */
+void tr_chain(struct trace *t, uint32_t pid, uint64_t raw, bool async);
 
 /* trace-blktrace.c */
 bool tr_blktrace_magic(uint32_t m);	/* a record's first word, either byte order */

@@ -20,6 +20,7 @@
 
 static const char *const fmt_names[TF_NR] = {
 	"auto", "blktrace", "blkparse", "msr", "spc", "iolog2", "iolog3",
+	"disksim", "disksim-ns", "startup",
 };
 
 const char *trace_format_name(enum trace_fmt f)
@@ -38,6 +39,19 @@ int trace_format_parse(const char *s, enum trace_fmt *f)
 		}
 	}
 	return -1;
+}
+
+const char *trace_format_list(void)
+{
+	static char list[160];
+	int i;
+
+	if (!list[0]) {
+		for (i = 1; i < TF_NR; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i == 1 ? "" : i == TF_NR - 1 ? " or " : ", ", fmt_names[i]);
+	}
+	return list;
 }
 
 enum trace_fmt trace_format(const struct trace *t) { return t->fmt; }
@@ -79,34 +93,44 @@ int tr_u64(const char *s, uint64_t *v)
 	return errno || *end ? -1 : 0;
 }
 
-/* "SECONDS[.FRACTION]" to ns */
-int tr_dec_ns(const char *s, uint64_t *ns)
+int tr_dec_units(const char *s, uint64_t unit, uint64_t *ns)
 {
-	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
+	uint64_t v = 0, frac = 0, scale = unit;
+	bool digits = false;
 
-	while (*s == ' ')
+	while (*s == ' ' || *s == '\t')
 		s++;
-	if (!isdigit((unsigned char)*s))
-		return -1;
 	for (; isdigit((unsigned char)*s); s++) {
-		if (sec > (UINT64_MAX / 1000000000ULL - 10) / 10)
+		if (v > (UINT64_MAX - 9) / 10)
 			return -1;
-		sec = sec * 10 + (uint64_t)(*s - '0');
+		v = v * 10 + (uint64_t)(*s - '0');
+		digits = true;
 	}
 	if (*s == '.') {
 		for (s++; isdigit((unsigned char)*s); s++) {
-			if (scale > 1) {
+			digits = true;
+			if (scale >= 10) {	/* below 1 ns: dropped */
 				scale /= 10;
 				frac += (uint64_t)(*s - '0') * scale;
 			}
 		}
 	}
-	while (*s == ' ' || *s == '\r')
+	while (*s == ' ' || *s == '\t' || *s == '\r')
 		s++;
-	if (*s)
+	if (*s || !digits || (unit && v > (UINT64_MAX - frac) / unit))
 		return -1;
-	*ns = sec * 1000000000ULL + frac;
+	*ns = v * unit + frac;
 	return 0;
+}
+
+/* "SECONDS[.FRACTION]" to ns; a digit first */
+int tr_dec_ns(const char *s, uint64_t *ns)
+{
+	while (*s == ' ')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	return tr_dec_units(s, 1000000000ULL, ns);
 }
 
 /* Split @s at @sep into at most @max fields, in place; more: @max + 1. */
@@ -159,16 +183,90 @@ static bool blank(const char *s)
 
 /* ---- opening, detection ---- */
 
+/* The S start-up traces' line: NAME-PID ... Seq|Rand ... START|C, ten fields. */
+static bool looks_startup(const char *line)
+{
+	char copy[LINE_MAX_LEN + 2], *f[11], *save = NULL, *s, *dash;
+	int n = 0;
+
+	strcpy(copy, line);
+	for (s = strtok_r(copy, " \t", &save); s && n < 11; s = strtok_r(NULL, " \t", &save))
+		f[n++] = s;
+	if (n != 10)
+		return false;
+	dash = strrchr(f[0], '-');
+	return dash && dash > f[0] && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1) &&
+	       (!strcmp(f[4], "Seq") || !strcmp(f[4], "Rand")) &&
+	       (!strcmp(f[9], "START") || !strcmp(f[9], "C"));
+}
+
+/*
+ * A DiskSim line: five white-space separated fields, a time, three
+ * unsigned integers and hexadecimal flags. 1 with the time's digits in
+ * @tm when it is one.
+ */
+static bool looks_disksim(const char *line, char *tm, size_t tmlen)
+{
+	char copy[LINE_MAX_LEN + 2], *f[6], *save = NULL, *s;
+	int n = 0, i;
+
+	strcpy(copy, line);
+	for (s = strtok_r(copy, " \t", &save); s && n < 6; s = strtok_r(NULL, " \t", &save))
+		f[n++] = s;
+	if (n != 5 || strspn(f[0], "0123456789.") != strlen(f[0]) || !strpbrk(f[0], "0123456789") ||
+	    strlen(f[0]) >= tmlen)
+		return false;
+	for (i = 1; i < 4; i++)
+		if (strspn(f[i], "0123456789") != strlen(f[i]))
+			return false;
+	s = f[4][0] == '0' && (f[4][1] == 'x' || f[4][1] == 'X') ? f[4] + 2 : f[4];
+	if (!*s || strspn(s, "0123456789abcdefABCDEF") != strlen(s))
+		return false;
+	strcpy(tm, f[0]);
+	return true;
+}
+
+/*
+ * DiskSim's milliseconds or MQSim's nanoseconds, from the first lines'
+ * arrival times: a fraction means milliseconds (MQSim writes whole
+ * nanoseconds). Whole numbers only: a mean gap between arrivals of 1000
+ * or more is nanoseconds (in milliseconds it would be a second or more
+ * between requests), less is milliseconds (in nanoseconds, over a
+ * million requests a second). Times that never change tell nothing.
+ */
+static enum trace_fmt detect_disksim(FILE *f, const char *first_tm)
+{
+	char line[LINE_MAX_LEN + 2], tm[64];
+	double t0 = strtod(first_tm, NULL), last = t0;
+	int n = 1, tries = 0;
+
+	if (strchr(first_tm, '.'))
+		return TF_DISKSIM;
+	while (tries++ < 64 && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (blank(line))
+			continue;
+		if (!looks_disksim(line, tm, sizeof(tm)))
+			break;
+		if (strchr(tm, '.'))
+			return TF_DISKSIM;
+		last = strtod(tm, NULL);
+		n++;
+	}
+	if (n < 2 || last <= t0)
+		return TF_AUTO;
+	return (last - t0) / (n - 1) >= 1000 ? TF_DISKSIM_NS : TF_DISKSIM;
+}
+
 static enum trace_fmt detect_text(FILE *f)
 {
 	char line[LINE_MAX_LEN + 2];
 	int tries = 0;
 
 	while (tries++ < 64 && fgets(line, sizeof(line), f)) {
-		char *c = line, copy[LINE_MAX_LEN + 2], *fl[8];
+		char *c = line, copy[LINE_MAX_LEN + 2], *fl[8], tm[64];
 		unsigned a, b, cpu;
 		unsigned long long seq;
-		char tm[40];
 		int n;
 
 		line[strcspn(line, "\r\n")] = 0;
@@ -194,6 +292,10 @@ static enum trace_fmt detect_text(FILE *f)
 			c++;
 		if (sscanf(c, "%u,%u %u %llu %39s", &a, &b, &cpu, &seq, tm) == 5 && strchr(tm, '.'))
 			return TF_BLKPARSE;
+		if (looks_startup(line))
+			return TF_STARTUP;
+		if (looks_disksim(line, tm, sizeof(tm)))
+			return detect_disksim(f, tm);
 		return TF_AUTO;
 	}
 	return TF_AUTO;
@@ -245,7 +347,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 		t->fmt = detect(path);
 		if (t->fmt == TF_AUTO) {
 			snprintf(err, errlen, "%s: cannot tell the trace format; give --format "
-				 "(blktrace, blkparse, msr, spc, iolog2, iolog3)", path);
+				 "(%s)", path, trace_format_list());
 			trace_close(t);
 			return NULL;
 		}
@@ -265,7 +367,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 		trace_close(t);
 		return NULL;
 	}
-	if (t->fmt == TF_BLKPARSE)
+	if (t->fmt == TF_BLKPARSE || t->fmt == TF_STARTUP)
 		t->st.has_pids = true;
 	return t;
 }
@@ -305,6 +407,9 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 		case TF_BLKPARSE: rc = tr_blkparse_line(t, err, errlen); break;
 		case TF_MSR: rc = tr_msr_line(t, err, errlen); break;
 		case TF_SPC: rc = tr_spc_line(t, err, errlen); break;
+		case TF_DISKSIM:
+		case TF_DISKSIM_NS: rc = tr_disksim_line(t, err, errlen); break;
+		case TF_STARTUP: rc = tr_startup_line(t, err, errlen); break;
 		default: rc = tr_iolog_line(t, err, errlen); break;
 		}
 		if (rc < 0) {

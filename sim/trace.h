@@ -14,6 +14,7 @@
 
 enum trace_fmt {
 	TF_AUTO, TF_BLKTRACE, TF_BLKPARSE, TF_MSR, TF_SPC, TF_IOLOG2, TF_IOLOG3,
+	TF_DISKSIM, TF_DISKSIM_NS, TF_STARTUP,
 	TF_NR
 };
 
@@ -71,6 +72,8 @@ const char *trace_device(const struct trace *t);
 
 const char *trace_format_name(enum trace_fmt f);
 int trace_format_parse(const char *s, enum trace_fmt *f);
+/* Every format's name but auto's, as "a, b, ... or z", for help and errors. */
+const char *trace_format_list(void);
 
 /*
  * Copy every record of @in to @out as fio iolog v3 for file @target.

@@ -2,8 +2,10 @@
  * test_trace.c - the trace readers and replay: each format read field by
  * field, blktrace in both byte orders and merged from per-CPU files,
  * malformed input named by file, line and field, the round trip through
- * fio iolog v3, the VM-captured fixtures against blkparse, and replay's
- * closed and open loops; the pid table both use.
+ * fio iolog v3, the VM-captured fixtures against blkparse, DiskSim/MQSim
+ * and the S suite's start-up traces (fixtures in tests/traces written for
+ * this), and replay's closed and open loops, the S chains included; the
+ * pid table both use.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
@@ -148,6 +150,124 @@ static void test_trace_text_formats(void)
 	CHECK(strstr(err, "b.spc:2: device:") && strstr(err, "--device"));
 }
 
+/*
+ * DiskSim's ASCII trace and MQSim's nanosecond variant: fields, the hex
+ * flags (bit 0 read, 0x80 a sync write), and telling the two apart.
+ */
+static void test_trace_disksim(void)
+{
+	struct trace_opts o = { 0 };
+	struct trace_rec r[8] = { { 0 } };
+	struct trace_stats st;
+	char err[512];
+	const char *p;
+	struct trace *t;
+
+	p = write_file("a.disksim", "# DiskSim ASCII\n"
+		       "10.500000 3 2048 16 1\n"
+		       "11.25 3 4096 8 0\n"
+		       "12.000250 3 8192 128 0x80\n"
+		       "13 3 100 8 81\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 4);
+	CHECK_EQ(r[0].t, 0); CHECK_EQ(r[0].sector, 2048); CHECK_EQ(r[0].nr, 16);
+	CHECK(!r[0].write && r[0].sync);
+	CHECK_EQ(r[1].t, 750000); CHECK(r[1].write && !r[1].sync); CHECK_EQ(r[1].nr, 8);
+	CHECK_EQ(r[2].t, 1500250); CHECK(r[2].write && r[2].sync);
+	/* 0x81: the read bit with sync; a read either way */
+	CHECK_EQ(r[3].t, 2500000); CHECK(!r[3].write);
+	CHECK_EQ(r[3].dep, TD_UNKNOWN); CHECK(!st.has_pids); CHECK_EQ(r[3].pid, 0);
+	t = trace_open(p, &o, err, sizeof(err));
+	CHECK(t && trace_format(t) == TF_DISKSIM);
+	while (t && trace_next(t, &r[0], err, sizeof(err)) > 0)
+		;
+	CHECK(t && !strcmp(trace_device(t), "3"));
+	trace_close(t);
+
+	/* MQSim: whole nanoseconds, 1 read, 0 write; a mean gap of 1000 or more */
+	p = write_file("a.mqsim", "0 0 64 8 1\n120000 0 72 8 1\n250000 0 900 16 0\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 3);
+	CHECK_EQ(r[1].t, 120000); CHECK_EQ(r[2].t, 250000); CHECK(r[2].write);
+	t = trace_open(p, &o, err, sizeof(err));
+	CHECK(t && trace_format(t) == TF_DISKSIM_NS);
+	trace_close(t);
+	/* whole milliseconds with small gaps are DiskSim's */
+	p = write_file("b.disksim", "0 0 64 8 1\n2 0 72 8 1\n5 0 900 16 0\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 3);
+	CHECK_EQ(r[2].t, 5000000);
+	/* --format overrides detection: the same lines as nanoseconds */
+	o.fmt = TF_DISKSIM_NS;
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 3);
+	CHECK_EQ(r[2].t, 5);
+	p = write_file("e.mqsim", "0 0 8 8 1\n1000 0 8 8 1\n2500.5 0 8 8 1\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), -1);
+	CHECK(strstr(err, "e.mqsim:3: arrival: '2500.5' is not whole nanoseconds"));
+	o.fmt = TF_DISKSIM;
+	p = write_file("c.disksim", "7 0 64 8 1\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 1);
+	o.fmt = TF_AUTO;
+	/* one time that never changes tells nothing: --format is asked for */
+	CHECK(!trace_open(p, &o, err, sizeof(err)) && strstr(err, "disksim-ns"));
+	/* two devices need --device */
+	p = write_file("d.disksim", "0.0 0 64 8 1\n0.5 1 64 8 1\n1.0 0 72 8 1\n");
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), -1);
+	CHECK(strstr(err, "d.disksim:2: device:"));
+	o.device = "0";
+	CHECK_EQ(read_all(p, &o, r, 8, err, &st), 2);
+	CHECK_EQ(st.ignored, 1);
+	o.device = NULL;
+}
+
+/*
+ * The S suite's start-up traces: columns, process names with dashes,
+ * times from the deltas (".0158" too), and each process a chain as the
+ * S replayer runs it.
+ */
+static void test_trace_startup(void)
+{
+	struct trace_opts o = { 0 };
+	struct trace_rec r[12] = { { 0 } };
+	struct trace_stats st;
+	char err[512];
+	const char *p;
+	struct trace *t;
+
+	p = write_file("a.startup",
+		"my-app-100        0   8  5000 Rand      0    0  RM   2.000000 START\n"
+		"my-app-100  .010000   8  7000 Rand   1992    0  RA   2.010000     C\n"
+		"my-app-100  .000030   8  7008  Seq      0    8  RA   2.010030     C\n"
+		"my-app-100  .000040  32  9000 Rand   1984    0   R   2.010070     C\n"
+		"helper-7    .002000  16  1000 Rand  -8032    0   R   2.012070 START\n"
+		"my-app-100  .003000  64  9032  Seq   8016   32   R   2.015070     C\n"
+		"helper-7    .001000   8  3000 Rand   1984    0  WS   2.016070     C\n"
+		"helper-7    .001000   8  3100 Rand     92    0   W   2.017070     C\n"
+		"helper-7    .000500   8  3200 Rand     92    0   R   2.017570     C\n");
+	CHECK_EQ(read_all(p, &o, r, 12, err, &st), 9);
+	CHECK(st.has_pids && !st.has_completions);
+	CHECK_EQ(st.procs, 2);
+	CHECK_EQ(r[0].t, 0); CHECK_EQ(r[0].pid, 100); CHECK_EQ(r[0].sector, 5000); CHECK_EQ(r[0].nr, 8);
+	CHECK_EQ(r[0].dep, TD_FIRST);
+	/* after a blocking read: its gap is think time from that one's completion */
+	CHECK_EQ(r[1].t, 10000000); CHECK_EQ(r[1].dep, TD_AFTER_DONE); CHECK_EQ(r[1].think, 10000000);
+	/* after a readahead: from its issue, not waiting for it */
+	CHECK_EQ(r[2].t, 10030000); CHECK_EQ(r[2].dep, TD_OVERLAP);
+	/* a blocking read after readaheads waits for them as well */
+	CHECK_EQ(r[3].dep, TD_UNKNOWN); CHECK(!r[3].write && r[3].sync);
+	CHECK_EQ(r[4].pid, 7); CHECK_EQ(r[4].dep, TD_FIRST); CHECK_EQ(r[4].t, 12070000);
+	/* the process's own gap, across the other's request between */
+	CHECK_EQ(r[5].dep, TD_AFTER_DONE); CHECK_EQ(r[5].think, 5000000);
+	CHECK(r[6].write && r[6].sync); CHECK_EQ(r[6].dep, TD_AFTER_DONE);
+	/* a write not marked sync does not block: the next one counts from its issue */
+	CHECK(r[7].write && !r[7].sync); CHECK_EQ(r[7].dep, TD_AFTER_DONE);
+	CHECK_EQ(r[8].dep, TD_UNKNOWN);
+	t = trace_open(p, &o, err, sizeof(err));
+	CHECK(t && trace_format(t) == TF_STARTUP);
+	while (t && trace_next(t, &r[0], err, sizeof(err)) > 0)
+		;
+	CHECK(t && trace_proc_name(t, 100) && !strcmp(trace_proc_name(t, 100), "my-app"));
+	CHECK(t && trace_proc_name(t, 7) && !strcmp(trace_proc_name(t, 7), "helper"));
+	trace_close(t);
+}
+
 static void expect_error(const char *name, const char *text, const char *want)
 {
 	struct trace_opts o = { 0 };
@@ -189,6 +309,26 @@ static void test_trace_errors(void)
 	big[sizeof(big) - 1] = 0;
 	memcpy(big, "0,1,512,r,0.1\n", 14);
 	expect_error("e10.spc", big, "e10.spc:2: line: longer than");
+	/* DiskSim, MQSim and the S start-up traces: file, line and field */
+	expect_error("e12.disksim", "0.5 0 8 8 1\n1.5 0 8 8 zz\n", "e12.disksim:2: flags:");
+	expect_error("e13.disksim", "0.5 0 8 8 1\n-1.0 0 8 8 1\n", "e13.disksim:2: arrival:");
+	expect_error("e14.disksim", "0.5 0 8 8 1\n1.5 0 8 8\n", "e14.disksim:2: record: want ARRIVAL");
+	expect_error("e15.disksim", "0.5 0 8 8 1\n1.5 0 x8 8 1\n", "e15.disksim:2: blkno:");
+	expect_error("e17.disksim", "0.5 0 18446744073709551000 8 1\n", "e17.disksim:1: sector:");
+	expect_error("e18.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 .1 8 100 Rnd 0 0 R 1.1 C\n",
+		     "e18.startup:2: pattern: want Seq or Rand");
+	expect_error("e19.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 .1 8 100 Seq 0 0 RQ 1.1 C\n",
+		     "e19.startup:2: action:");
+	expect_error("e20.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 .1 8 100 Seq 0 0 R 1.1 X\n",
+		     "e20.startup:2: mark: want START or C");
+	expect_error("e21.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\nabc .1 8 100 Seq 0 0 R 1.1 C\n",
+		     "e21.startup:2: process:");
+	expect_error("e22.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 1.x 8 100 Seq 0 0 R 1.1 C\n",
+		     "e22.startup:2: delta:");
+	expect_error("e23.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 .1 8 100 Seq 4-2 0 R 1.1 C\n",
+		     "e23.startup:2: seek:");
+	expect_error("e24.startup", "a-1 0 8 100 Rand 0 0 R 1.0 START\na-1 .1 8 100 Seq 0 0 R 1.1\n",
+		     "e24.startup:2: record:");
 	/* nothing to tell the format by */
 	p = write_file("e11.txt", "hello world\n");
 	CHECK(!trace_open(p, &o, err, sizeof(err)) && strstr(err, "--format"));
@@ -434,6 +574,26 @@ static void test_trace_roundtrip(void)
 	roundtrip(write_file("r.blkparse", "  8,0 0 1 0.000000000 100 Q R 2048 + 8 [cat]\n"
 			     "  8,0 0 2 0.000400000 100 Q WS 4096 + 16 [cat]\n"), &o);
 	roundtrip(bt_make("rt-bt", true), &o);
+	/* the fixtures written for the DiskSim, MQSim and S formats */
+	{
+		static const char *const fx[] = { "editor.startup", "ssd.mqsim", "two-devices.disksim" };
+		char path[300];
+		size_t k;
+
+		for (k = 0; k < sizeof(fx) / sizeof(fx[0]); k++) {
+			struct trace_opts ok = { 0 };
+
+			snprintf(path, sizeof(path), "%s/%s", fixture_dir(), fx[k]);
+			CHECK(access(path, R_OK) == 0);
+			if (strstr(fx[k], "two-devices"))
+				ok.device = "1";
+			roundtrip(path, &ok);
+			if (strstr(fx[k], "two-devices")) {
+				ok.device = "0";
+				roundtrip(path, &ok);
+			}
+		}
+	}
 	/* the real traces: at least one must be there */
 	CHECK(n > 0);
 	for (i = 0; i < n; i++)
@@ -646,6 +806,60 @@ static void test_replay_many_processes(void)
 	}
 }
 
+/* A one-process S start-up trace replayed closed loop on a fixed-latency SSD; its runtime in ns. */
+static uint64_t startup_runtime(const char *name, const char *text)
+{
+	struct workload w;
+	struct replay_spec rs = { .closed = true, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	char err[512];
+	uint64_t rt = 0;
+
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	CHECK(settings_apply(&w.set, "type", "ssd", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "ssd_read_us", "1000", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "ssd_channels", "8", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "queue_depth", "32", err, sizeof(err)) == 0);
+	rs.path = write_file(name, text);
+	if (sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err))) {
+		fprintf(stderr, "  %s: %s\n", name, err);
+		CHECK(0);
+		return 0;
+	}
+	CHECK_EQ(r.violations, 0);
+	CHECK_EQ(r.nr_jobs, 1);
+	if (r.nr_jobs == 1)
+		rt = r.jobs[0].runtime;
+	sim_result_free(&r);
+	return rt;
+}
+
+/*
+ * The chains of an S start-up trace, replayed: a read waits for its
+ * predecessor and then the recorded gap; a readahead goes out the gap
+ * after the previous issue; a read after readaheads waits for them.
+ */
+static void test_replay_startup_chains(void)
+{
+	uint64_t one = startup_runtime("one.startup", "a-1 0 8 1000 Rand 0 0 R 1.0 START\n");
+	uint64_t rr = startup_runtime("rr.startup", "a-1 0 8 1000 Rand 0 0 R 1.0 START\n"
+				      "a-1 .020000 8 900000 Rand 0 0 R 1.02 C\n");
+	uint64_t rar = startup_runtime("rar.startup", "a-1 0 8 1000 Rand 0 0 RA 1.0 START\n"
+				       "a-1 .000010 8 900000 Rand 0 0 R 1.00001 C\n");
+	uint64_t rara = startup_runtime("rara.startup", "a-1 0 8 1000 Rand 0 0 RA 1.0 START\n"
+					"a-1 .000010 8 900000 Rand 0 0 RA 1.00001 C\n");
+
+	CHECK(one >= 1000000);
+	/* think time after the completion: two services and the gap */
+	CHECK_EQ(rr, 2 * one + 20000000);
+	/* the read waits for the readahead in flight */
+	CHECK_EQ(rar, 2 * one);
+	/* two readaheads overlap: the second starts 10 us after the first */
+	CHECK_EQ(rara, one + 10000);
+}
+
 /* Indexes in order of first sight, through growth, pid 0 included. */
 static void test_pidmap(void)
 {
@@ -676,10 +890,13 @@ void suite_trace(void)
 	RUN(test_replay_closed_first_request);
 	RUN(test_trace_text_formats);
 	RUN(test_trace_errors);
+	RUN(test_trace_disksim);
+	RUN(test_trace_startup);
 	RUN(test_trace_blktrace);
 	RUN(test_trace_roundtrip);
 	RUN(test_trace_vm_fixtures_vs_blkparse);
 	RUN(test_replay_modes);
+	RUN(test_replay_startup_chains);
 	if (tmpdir[0]) {
 		char cmd[300];
 
