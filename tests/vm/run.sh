@@ -37,7 +37,16 @@ for kver in "$@"; do
 		tail -n 30 "$cache/$kver.log"
 		f=$((f + 1))
 	fi
-	bad=$(sed -n '/^DMESG BEGIN/,/^DMESG END/p' "$cache/$kver.log" |
+	# One warning is the emulator's, not the kernel's: a single-step #DB
+	# taken in kernel mode (traps.c's comment: QEMU leaks #DB into the
+	# guest). It is shown, counted apart, and cut out with its trace;
+	# any other warning, and any other trace, still fails.
+	dmesg=$(sed -n '/^DMESG BEGIN/,/^DMESG END/p' "$cache/$kver.log" | sed 's/\r$//')
+	leaked=$(printf '%s\n' "$dmesg" | grep -c 'WARNING: .* at arch/x86/kernel/traps.c:[0-9]* exc_debug_kernel' || true)
+	[ "$leaked" -gt 0 ] && echo "vm: $kver: $leaked emulator #DB warning(s) (exc_debug_kernel) not counted"
+	bad=$(printf '%s\n' "$dmesg" |
+		awk '/WARNING: .* at arch\/x86\/kernel\/traps.c:[0-9]* exc_debug_kernel/ { skip = 1 }
+		     !skip { print } /---\[ end trace/ { skip = 0 }' |
 		grep -E -e 'Call Trace' -f "$top/tests/vm/kernel-trouble.re" || true)
 	if [ -n "$bad" ]; then
 		echo "VMTEST FAIL dmesg-clean ($kver):"
