@@ -39,6 +39,7 @@ struct disk_params {
 	u32 iface_mbps;		/* cache hits move at interface speed */
 	u32 queue_depth;	/* 1, or NCQ depth: see disk_pick */
 	u32 ncq_age_ms;		/* a command this old goes first; 0: never */
+	u32 ncq_age_weight;	/* per mille of a wait credited in disk_pick */
 	u32 write_cache;	/* 1: writes complete in the cache (hdparm -W1) */
 	u32 cache_mb;		/* MiB of it that may hold written data */
 	/* SSD */

@@ -57,6 +57,7 @@ HDDSIM_PARAM(segment_kb, "Read cache segment size, KiB");
 HDDSIM_PARAM(iface_mbps, "Interface rate for cache hits, MB/s");
 HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF); sysfs can change it");
 HDDSIM_PARAM(ncq_age_ms, "NCQ age limit: a command this old goes first, ms (0: none; default 500)");
+HDDSIM_PARAM(ncq_age_weight, "NCQ aging: per mille of a wait credited against positioning time (default 60)");
 
 /*
  * blk-mq's tag depth is fixed when the disk is made, and it also sets the
@@ -636,7 +637,7 @@ static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 	P(rpm); P(heads); P(zones); P(outer_mbps); P(inner_mbps);
 	P(track_to_track_us); P(avg_seek_us); P(full_stroke_us);
 	P(overhead_us); P(cache_segments); P(segment_kb); P(iface_mbps);
-	P(queue_depth); P(ncq_age_ms);
+	P(queue_depth); P(ncq_age_ms); P(ncq_age_weight);
 #undef P
 	/*
 	 * The model's write-back cache (FLUSH, FUA, destage) is not wired

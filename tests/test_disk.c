@@ -705,7 +705,7 @@ static void test_pick_depth_one(void)
  * service later (the one under way when its time came). Without the
  * bound it would wait as long as the reader goes on.
  */
-static u64 far_read_wait(u32 age_ms, u64 *longest)
+static u64 far_read_wait(u32 age_ms, u32 weight, u64 *longest)
 {
 	struct disk_params p;
 	struct disk_model d;
@@ -718,6 +718,7 @@ static u64 far_read_wait(u32 age_ms, u64 *longest)
 	disk_default_params(&p);
 	p.queue_depth = 32;
 	p.ncq_age_ms = age_ms;
+	p.ncq_age_weight = weight;
 	CHECK(disk_init(&d, &p, NULL) == 0);
 	*longest = 0;
 	q[n++] = &far;
@@ -759,13 +760,30 @@ static void test_pick_age_bound(void)
 	for (i = 0; i < sizeof(ages) / sizeof(ages[0]); i++) {
 		u64 limit = ages[i] * ANTIC_NSEC_PER_MSEC, longest, wait;
 
-		wait = far_read_wait(ages[i], &longest);
+		/* the hard limit alone (no aging credit) */
+		wait = far_read_wait(ages[i], 0, &longest);
 		/* it was passed over until its time came ... */
 		CHECK(wait >= limit);
 		/* ... and then served */
 		CHECK(wait <= limit + longest);
 		/* one service is a few ms here, not a turn of the stream */
 		CHECK(longest < 20 * ANTIC_NSEC_PER_MSEC);
+		/* with the default credit too: never past the limit */
+		wait = far_read_wait(ages[i], 60, &longest);
+		CHECK(wait <= limit + longest);
+	}
+	/*
+	 * The credit: a far command's wait, 60 per mille of it, counts
+	 * against its positioning time, so it goes before the limit, and
+	 * the heavier the weight the sooner.
+	 */
+	{
+		u64 l, w60 = far_read_wait(2000, 60, &l),
+		    w200 = far_read_wait(2000, 200, &l);
+
+		CHECK(w60 < 2000 * ANTIC_NSEC_PER_MSEC);
+		CHECK(w200 < w60);
+		CHECK(far_read_wait(2000, 0, &l) >= 2000 * ANTIC_NSEC_PER_MSEC);
 	}
 	/* the default is the 500 ms given for it */
 	{
