@@ -280,7 +280,8 @@ private_build() {
 				ko "DKMS for $kver: status '$status', vermagic '$vm1' '$vm2'"
 			fi
 		else
-			tail -n 20 "$tmp/build-$kver.log"
+			tail -n 5 "$tmp/build-$kver.log"
+			tail -n 15 "$dk/antic/$upstream/build/make.log" 2>/dev/null
 			ko "dkms build for $kver failed (log above)"
 		fi
 	done

@@ -5,7 +5,8 @@
 # option, setting and trace format in antic-sim(1); every tunable (with
 # its range, taken from antic-sim's own error message), counter and
 # sysfs/debugfs file in anticipatory(4); every module parameter and sysfs
-# file (with the fault knobs' ranges) of hddsim-blk.c in hddsim(4).
+# file (with the fault knobs' ranges) of hddsim-blk.c in hddsim(4);
+# antic-select's commands in antic-select(8).
 # Needs build/antic-sim (make). Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ plain() {
 	sed -e '/^\.\\"/d' -e 's/\\-/-/g' -e 's/\\(en/-/g' -e 's/\\(em/-/g' \
 		-e 's/\\f[BIRP]//g' -e 's/\\&//g' -e 's/\\e/\\/g' "$1"
 }
-for p in antic-sim.1 anticipatory.4 hddsim.4; do
+for p in antic-sim.1 anticipatory.4 hddsim.4 antic-select.8; do
 	plain "man/$p" >"$tmp/$p"
 done
 
@@ -137,6 +138,13 @@ while read -r k max; do
 		ok "hddsim.4: $k's range 0-$max" ||
 		ko "hddsim.4: $k's paragraph does not say its range 0-$max"
 done <"$tmp/knobs"
+
+# -- antic-select(8): the commands and options of its usage line, and
+# the environment it reads
+has antic-select.8 "commands and options of dist/antic-select's usage" \
+	$(sed -n 's/.*usage: antic-select \(.*\)" >&2/\1/p' dist/antic-select | grep -oE -- '-*[a-z]+' | grep -vx dir)
+has antic-select.8 "environment variables (dist/antic-select)" \
+	$(grep -oE '\$\{[A-Z_]+' dist/antic-select | tr -d '${' | sort -u)
 
 # -- every page is packaged, and every packaged page exists
 listed=$(cat debian/*.manpages 2>/dev/null | sort)
