@@ -146,6 +146,18 @@ has antic-select.8 "commands and options of dist/antic-select's usage" \
 has antic-select.8 "environment variables (dist/antic-select)" \
 	$(grep -oE '\$\{[A-Z_]+' dist/antic-select | tr -d '${' | sort -u)
 
+# -- the version each page states (its header, /usr/src/antic-VERSION) is
+# the package's
+version=$(sed -n '1s/^antic (\([^)-]*\).*/\1/p' debian/changelog)
+stale=
+for page in man/*.[1-9]; do
+	grep -q "^\.TH .*\"antic $version\"" "$page" || stale="$stale $page(.TH)"
+	plain "$page" | grep -oE '/usr/src/antic-[0-9][0-9.]*' | grep -vqx "/usr/src/antic-$version" &&
+		stale="$stale $page(/usr/src)"
+done
+[ -n "$version" ] && [ -z "$stale" ] && ok "every page states antic $version, debian/changelog's version" ||
+	ko "pages not at debian/changelog's version '$version':$stale"
+
 # -- every page is packaged, and every packaged page exists
 listed=$(cat debian/*.manpages 2>/dev/null | sort)
 actual=$(ls man/*.[1-9] | sort)
