@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check: the userland tests plain, under ASan+UBSan and (with the
 # simulator's main paths) under valgrind, checkpatch
-# over kernel/ and core/, and the kernel module in a VM for each LTS
+# over kernel/ and core/, the manual pages, the Debian packages (with a
+# DKMS build of the module), and the kernel module in a VM for each LTS
 # kernel. Prints one summary line last.
 set -u
 cd "$(dirname "$0")/.."
@@ -48,6 +49,10 @@ for t in jobfile settings trace cmdline; do
 done
 echo "== valgrind"
 count tests/valgrind.sh
+echo "== manual pages (man -l, and the names they must hold)"
+count tests/man.sh
+echo "== Debian packages and a DKMS build of them"
+count tests/deb.sh
 echo "== checkpatch"
 one checkpatch kernel/checkpatch.sh
 if [ "${ANTIC_SKIP_VM:-}" = 1 ]; then
