@@ -209,6 +209,7 @@ int file_pages(struct sim_file *f);
 uint64_t max_pages_per_rq(const struct sim *s);
 int read_pages(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
+int readahead_marker(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi);
 int pages_done(struct sim *s, const struct sim_rq *rq);
 

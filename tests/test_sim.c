@@ -324,6 +324,39 @@ static void test_ssd_no_anticipation(void)
 	workload_free(&w);
 }
 
+/*
+ * A buffered reader asking for whole read-ahead windows (bs equal to
+ * read_ahead_kb, as cat and fio's bs=128k do) keeps two outstanding, as
+ * Linux does: the window's marker is its first page and fires while the
+ * reader waits on that page. So when one of its reads completes, the next
+ * is already queued, and anticipatory has no reason to wait for it.
+ */
+static void test_readahead_two_windows(void)
+{
+	static const char text[] = "[antic-sim]\nmem=256m\n"
+		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
+		"[reader]\nrw=read\nbs=128k\nsize=16m\nstartdelay=5\nexitall\n";
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+	const uint64_t reads = (16 << 20) / (128 << 10);
+
+	CHECK(parse(text, &w, err) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_declined[AS_END_OWN] >= reads - 4);
+	CHECK(r.as.antic_started <= 4);
+	CHECK_EQ(r.jobs[1].io_bytes[0], 16ULL << 20);
+	sim_result_free(&r);
+	/* no read-ahead, no second window: anticipatory waits on each read */
+	CHECK(settings_apply(&w.set, "read_ahead_kb", "0", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_started >= reads - 4);
+	CHECK(r.as.antic_declined[AS_END_OWN] <= 4);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
 /* A file larger than memory read twice comes from the disk twice. */
 static void test_page_cache_evicts(void)
 {
@@ -346,17 +379,22 @@ static void test_page_cache_evicts(void)
 	workload_free(&w);
 }
 
-/* The wake-up gap is what lets a work-conserving scheduler seek away. */
+/*
+ * The wake-up gap is what lets a work-conserving scheduler seek away from
+ * a reader with one request out at a time: a direct one (a buffered one
+ * has its next read-ahead window queued already, see above).
+ */
 static void test_wakeup_gap(void)
 {
+	static const char text[] = "[antic-sim]\nmem=256m\n"
+		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
+		"[reader]\nrw=read\nbs=128k\nsize=20m\ndirect=1\nstartdelay=5\nexitall\n";
 	struct workload w;
 	struct sim_options o = { 0 };
 	struct sim_result with, without;
 	char err[512];
 
-	CHECK(jobfile_load("examples/write-vs-read.fio", &w, err, sizeof(err)) == 0);
-	if (!w.nr_jobs)
-		return;
+	CHECK(parse(text, &w, err) == 0);
 	CHECK(sim_run(&w, POL_DEADLINE, &o, &with, err, sizeof(err)) == 0);
 	CHECK(settings_apply(&w.set, "wakeup", "0", err, sizeof(err)) == 0);
 	CHECK(sim_run(&w, POL_DEADLINE, &o, &without, err, sizeof(err)) == 0);
@@ -703,6 +741,7 @@ void suite_sim(void)
 	RUN(test_rw_buffered_no_hang);
 	RUN(test_cached_reads_without_wakeup);
 	RUN(test_page_cache_evicts);
+	RUN(test_readahead_two_windows);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
 	RUN(test_value_parsers);
