@@ -340,11 +340,12 @@ static void test_readahead_two_windows(void)
 	struct sim_options o = { 0 };
 	struct sim_result r;
 	char err[512];
-	const uint64_t reads = (16 << 20) / (128 << 10);
+	/* windows of 256 KiB (read_ahead_kb doubled, see below), one request each */
+	const uint64_t windows = (16 << 20) / (256 << 10), reads = (16 << 20) / (128 << 10);
 
 	CHECK(parse(text, &w, err) == 0);
 	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
-	CHECK(r.as.antic_declined[AS_END_OWN] >= reads - 4);
+	CHECK(r.as.antic_declined[AS_END_OWN] >= windows - 4);
 	CHECK(r.as.antic_started <= 4);
 	CHECK_EQ(r.jobs[1].io_bytes[0], 16ULL << 20);
 	sim_result_free(&r);
@@ -353,6 +354,34 @@ static void test_readahead_two_windows(void)
 	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
 	CHECK(r.as.antic_started >= reads - 4);
 	CHECK(r.as.antic_declined[AS_END_OWN] <= 4);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+/*
+ * fio's fadvise_hint (on by default) advises POSIX_FADV_SEQUENTIAL on a
+ * sequential job's file, which doubles its read-ahead: with requests as
+ * large as the window, a sequential reader sends half as many requests
+ * as read_ahead_kb alone would give; a random reader is not advised so.
+ */
+static void test_sequential_hint_doubles_readahead(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	CHECK(parse("[antic-sim]\nmax_sectors_kb=1024\n[a]\nrw=read\nbs=128k\nsize=16m\n",
+		    &w, err) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK_EQ(r.requests, (16 << 20) / (256 << 10));
+	sim_result_free(&r);
+	workload_free(&w);
+	/* twice read_ahead_kb, whatever it is (reached after one smaller window) */
+	CHECK(parse("[antic-sim]\nmax_sectors_kb=1024\nread_ahead_kb=256\n"
+		    "[a]\nrw=read\nbs=128k\nsize=16m\n", &w, err) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.requests >= (16 << 20) / (512 << 10) && r.requests <= (16 << 20) / (512 << 10) + 2);
 	sim_result_free(&r);
 	workload_free(&w);
 }
@@ -742,6 +771,7 @@ void suite_sim(void)
 	RUN(test_cached_reads_without_wakeup);
 	RUN(test_page_cache_evicts);
 	RUN(test_readahead_two_windows);
+	RUN(test_sequential_hint_doubles_readahead);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
 	RUN(test_value_parsers);
