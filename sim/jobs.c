@@ -281,6 +281,7 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 		/* balance_dirty_pages: the writer waits for writeback */
 		p->state = S_THROTTLED;
 		p->wait_app = slot;
+		wbt_dirty_sleep(s);
 		return 0;
 	}
 	return app_done(s, p, &p->app[slot]);
@@ -370,6 +371,7 @@ int wake_waiters(struct sim *s, unsigned fi)
 		} else if (p->state == S_THROTTLED &&
 			   s->nr_dirty + s->nr_wb <= s->dirty_limit) {
 			p->state = S_IO;
+			wbt_dirty_sleep(s);
 				if (app_done(s, p, &p->app[p->wait_app]))
 				return -1;
 		} else if (p->state == S_FSYNC && p->fsync_file == fi) {
