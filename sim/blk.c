@@ -79,10 +79,6 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->next_free = NULL;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
-	if (!write) {
-		s->last_read = s->now;
-		s->read_seen = true;
-	}
 	s->ops->add(s->sched, &rq->rq, s->now);
 	return 0;
 }
@@ -139,6 +135,7 @@ void blk_run_queue(struct sim *s)
 			s->r->max_sync_wait = s->now - rq->rq.add_time;
 		if (!rq->rq.write && s->now - rq->rq.add_time > s->r->max_read_wait)
 			s->r->max_read_wait = s->now - rq->rq.add_time;
+		wbt_issue(s, rq);
 		drive_submit(s, rq);
 	}
 }

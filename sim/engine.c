@@ -40,7 +40,7 @@ static int complete(struct sim *s, struct sim_rq *rq)
 		drive_start_next(s);
 		return rc;
 	}
-	wbt_read_done(s, rq);
+	wbt_done(s, rq);
 	blk_complete(s, rq);
 	switch (rq->kind) {
 	case K_TRACE:

@@ -61,9 +61,11 @@ struct sim_settings {
 	/* ns from an I/O's completion to its process's next request (wake-up) */
 	uint64_t wakeup;
 	/*
-	 * Writeback throttling as the kernel's wbt on a rotational disk: the
-	 * flusher keeps at most 16 writes queued, 4 while reads have come
-	 * within the last 100 ms. 0 turns it off (bfq does in the kernel).
+	 * Writeback throttling as the kernel's wbt on a rotational disk
+	 * (writeback.c has its rules): the flusher keeps a quarter of a depth
+	 * of 16 outstanding, all of it while a writer is dirty-throttled, the
+	 * depth scaled by the drive's read latency. 0 turns it off (bfq does
+	 * in the kernel).
 	 */
 	bool wbt;
 };

@@ -281,6 +281,7 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 		/* balance_dirty_pages: the writer waits for writeback */
 		p->state = S_THROTTLED;
 		p->wait_app = slot;
+		wbt_dirty_sleep(s);
 		return 0;
 	}
 	return app_done(s, p, &p->app[slot]);
@@ -355,6 +356,9 @@ int wake_waiters(struct sim *s, unsigned fi)
 		if (p->finished)
 			continue;
 		if (p->state == S_PAGES && p->wait_file == fi) {
+			/* the reader has come as far as the marker: next window */
+			if (readahead_marker(s, p, fi, p->wait_lo, p->wait_hi))
+				return -1;
 			if (!pages_ready(&s->files[fi], p->wait_lo, p->wait_hi)) {
 				/* the cache may have dropped some while it waited */
 				if (read_pages(s, p, fi, p->wait_lo, p->wait_hi))
@@ -367,7 +371,8 @@ int wake_waiters(struct sim *s, unsigned fi)
 		} else if (p->state == S_THROTTLED &&
 			   s->nr_dirty + s->nr_wb <= s->dirty_limit) {
 			p->state = S_IO;
-			if (app_done(s, p, &p->app[p->wait_app]))
+			wbt_dirty_sleep(s);
+				if (app_done(s, p, &p->app[p->wait_app]))
 				return -1;
 		} else if (p->state == S_FSYNC && p->fsync_file == fi) {
 			int rc = fsync_advance(s, p);

@@ -25,12 +25,19 @@ while IFS='	' read -r ex has hdl job what source; do
 			NR > 1 && index($2, job) == 1 {
 				t = $7 / 1000
 				if (t > m[$1]) m[$1] = t
+				if ($13 == 1) capped[$1] = 1
 			}
+			# a run stopped at max_time is a bound: ">T", and ">R" for the ratio
+			function cell(s) { return (s in capped ? ">" : "") sprintf("%.1f", m[s]) }
 			END {
 				if (!(("deadline" in m) && ("anticipatory" in m)) || !m["anticipatory"])
 					exit 1
-				printf "%6.1f %6.1f %6.2f", m["deadline"], m["anticipatory"],
-					m["deadline"] / m["anticipatory"]
+				r = sprintf("%.2f", m["deadline"] / m["anticipatory"])
+				if ("anticipatory" in capped)
+					r = "?"
+				else if ("deadline" in capped)
+					r = ">" r
+				printf "%6s %6s %6s", cell("deadline"), cell("anticipatory"), r
 			}') || { echo "morton.sh: $ex: no result for job $job" >&2; exit 1; }
 		line="$line | $cell"
 	done

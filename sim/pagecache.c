@@ -46,9 +46,18 @@ int read_pages(struct sim *s, struct sim_proc *proc, unsigned fi, uint64_t lo, u
 	return 0;
 }
 
-static uint64_t ra_max(const struct sim *s)
+/*
+ * The largest window, in pages. fio (fadvise_hint, on by default) and
+ * GNU cat advise POSIX_FADV_SEQUENTIAL on a sequential job's files, and
+ * Linux doubles the file's read-ahead for it: 256 KiB windows of two
+ * 128 KiB requests where read_ahead_kb says 128.
+ */
+static uint64_t ra_max(const struct sim *s, const struct sim_proc *p)
 {
-	return s->set->read_ahead_kb / 4;
+	uint64_t n = s->set->read_ahead_kb / 4;
+	enum rw_mode rw = p->spec ? p->spec->rw : RW_RANDREAD;
+
+	return rw == RW_READ || rw == RW_WRITE || rw == RW_RW ? 2 * n : n;
 }
 
 static uint64_t ra_init_size(uint64_t req, uint64_t max)
@@ -73,11 +82,50 @@ static uint64_t ra_next_size(uint64_t cur, uint64_t max)
 	return max;
 }
 
-/* The kernel's on-demand read-ahead, reduced to its sequential core. */
+/*
+ * Has the reader reached the marker of its window, with [lo, marker) all
+ * in the cache? Then the next window goes out now, while the reader may
+ * still wait on this one: the kernel checks the marker on the page it is
+ * about to wait for, so a sequential reader keeps two windows outstanding
+ * and its next read is often queued or already in the drive when the one
+ * it waits on completes. That is what a scheduler at depth 32 sees.
+ */
+int readahead_marker(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t max = ra_max(s, p);
+
+	while (max && p->ra_valid && p->ra_async) {
+		uint64_t marker = p->ra_start + p->ra_size - p->ra_async, i;
+		uint64_t start = p->ra_start + p->ra_size, size;
+
+		if (marker < lo || marker >= hi || marker >= f->npages)
+			return 0;
+		for (i = lo; i < marker; i++)
+			if (f->pages[i] == P_NONE || f->pages[i] == P_INFLIGHT)
+				return 0;
+		size = ra_next_size(p->ra_size, max);
+		p->ra_start = (int64_t)start;
+		p->ra_size = size;
+		p->ra_async = size;	/* its marker: its first page */
+		if (start >= f->npages)
+			return 0;
+		if (read_pages(s, p, fi, start, start + size))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The kernel's on-demand read-ahead, reduced to its sequential core. A
+ * window never lacks a marker: one the reader asks for whole (bs equal to
+ * read_ahead_kb) marks its first page, and a first window that would hit
+ * its own marker at once is widened or has its marker moved to its middle.
+ */
 int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi)
 {
 	struct sim_file *f = &s->files[fi];
-	uint64_t max = ra_max(s), req = hi - lo, marker;
+	uint64_t max = ra_max(s, p), req = hi - lo;
 
 	if (!max)
 		return 0;
@@ -89,23 +137,23 @@ int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint6
 
 		p->ra_start = (int64_t)lo;
 		p->ra_size = size;
-		p->ra_async = seq && size > req ? size - req : 0;
+		p->ra_async = !seq ? 0 : size > req ? size - req : size;
 		p->ra_valid = true;
-		return read_pages(s, p, fi, lo, lo + size);
-	}
-	if (!p->ra_valid || !p->ra_async)
-		return 0;
-	marker = p->ra_start + p->ra_size - p->ra_async;
-	if (marker >= lo && marker < hi) {
-		uint64_t start = p->ra_start + p->ra_size;
-		uint64_t size = ra_next_size(p->ra_size, max);
+		if (p->ra_async == size) {
+			uint64_t add = ra_next_size(size, max);
 
-		p->ra_start = (int64_t)start;
-		p->ra_size = size;
-		p->ra_async = size;
-		return read_pages(s, p, fi, start, start + size);
+			if (size + add <= max) {
+				p->ra_async = add;
+				p->ra_size += add;
+			} else {
+				p->ra_size = max > size ? max : size;
+				p->ra_async = p->ra_size / 2;
+			}
+		}
+		if (read_pages(s, p, fi, lo, lo + p->ra_size))
+			return -1;
 	}
-	return 0;
+	return readahead_marker(s, p, fi, lo, hi);
 }
 
 bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi)

@@ -243,7 +243,7 @@ void report_csv(FILE *f, const struct report_ctx *c)
 	size_t i, k;
 	int dir;
 
-	fprintf(f, "scheduler,job,dir,io_bytes,bw_bytes,iops,runtime_ms,clat_p50_ns,clat_p99_ns,clat_p999_ns,disk_util_pct,disk_seeks\n");
+	fprintf(f, "scheduler,job,dir,io_bytes,bw_bytes,iops,runtime_ms,clat_p50_ns,clat_p99_ns,clat_p999_ns,disk_util_pct,disk_seeks,timed_out\n");
 	for (k = 0; k < c->nres; k++) {
 		const struct sim_result *r = &c->res[k];
 
@@ -253,14 +253,16 @@ void report_csv(FILE *f, const struct report_ctx *c)
 
 				if (!j->ios[dir])
 					continue;
-				fprintf(f, "%s,%s,%s,%llu,%.0f,%.3f,%llu,%llu,%llu,%llu,%.2f,%llu\n",
+				/* timed_out: the run hit max_time, so runtime is a bound */
+				fprintf(f, "%s,%s,%s,%llu,%.0f,%.3f,%llu,%llu,%llu,%llu,%.2f,%llu,%d\n",
 					r->scheduler, j->name, dir ? "write" : "read",
 					(unsigned long long)j->io_bytes[dir], job_bw(j, dir), iops(j, dir),
 					(unsigned long long)(j->runtime / 1000000),
 					(unsigned long long)hist_percentile(&j->lat[dir], 0.5),
 					(unsigned long long)hist_percentile(&j->lat[dir], 0.99),
 					(unsigned long long)hist_percentile(&j->lat[dir], 0.999),
-					util(r), (unsigned long long)r->disk.seeks);
+					util(r), (unsigned long long)r->disk.seeks,
+					r->timed_out ? 1 : 0);
 			}
 	}
 }

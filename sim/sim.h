@@ -102,6 +102,18 @@ struct event {
 	struct sim_rq *rq;
 };
 
+/* wbt's state: its step and depth, this window's samples, the read it times */
+struct wbt {
+	uint64_t win;		/* start of the current window */
+	int step;
+	bool scaled_max;
+	bool blocked;		/* the flusher sleeps until wbt_may_wake */
+	unsigned tags, max, unknown, rd_n, wr_n;
+	uint64_t rd_min;	/* fastest read of the window, issue to completion */
+	uint64_t sync_issue;
+	const void *sync_rq;
+};
+
 struct replay;
 
 struct sim {
@@ -165,10 +177,11 @@ struct sim {
 	const struct sim_options *o;
 	uint64_t next_progress;
 	struct replay *rp;	/* replaying a trace instead of jobs */
-	uint64_t last_read;	/* when a read was last queued (wbt) */
-	bool read_seen, wbt_slow, flush_wake;
-	uint64_t wbt_win;	/* start of wbt's current window */
-	unsigned wbt_depth;
+	bool flush_wake;
+	struct wbt wbt;
+	/* balance_dirty_pages: when a writer last slept in it */
+	bool dirty_slept;
+	uint64_t dirty_sleep;
 	char bug[160];		/* an internal error found, for sim_run's err */
 };
 
@@ -209,6 +222,7 @@ int file_pages(struct sim_file *f);
 uint64_t max_pages_per_rq(const struct sim *s);
 int read_pages(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
+int readahead_marker(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi);
 int pages_done(struct sim *s, const struct sim_rq *rq);
 
@@ -221,7 +235,14 @@ int write_run(struct sim *s, unsigned fi, uint64_t *cursor, int kind,
 int flusher_run(struct sim *s);
 void writeback_done(struct sim *s, const struct sim_rq *rq);
 int writeback_after_completion(struct sim *s, const struct sim_rq *rq);
-void wbt_read_done(struct sim *s, const struct sim_rq *rq);
+void wbt_init(struct wbt *w, unsigned drive_depth);
+uint64_t wbt_window(const struct wbt *w);
+void wbt_window_end(struct wbt *w, uint64_t now, bool writes_about);
+unsigned wbt_limit(const struct wbt *w, bool recent_wait);
+bool wbt_may_wake(const struct wbt *w, unsigned inflight);
+void wbt_issue(struct sim *s, const struct sim_rq *rq);
+void wbt_done(struct sim *s, const struct sim_rq *rq);
+void wbt_dirty_sleep(struct sim *s);
 
 /* jobs.c: fio job processes */
 uint64_t rng_below(uint64_t *s, uint64_t n);

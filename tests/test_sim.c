@@ -4,6 +4,7 @@
  */
 #include "harness.h"
 #include "../sim/engine.h"
+#include "../sim/sim.h"
 #include "../sim/report.h"
 #include "../sim/watchdog.h"
 #include <signal.h>
@@ -324,6 +325,160 @@ static void test_ssd_no_anticipation(void)
 	workload_free(&w);
 }
 
+/*
+ * A buffered reader asking for whole read-ahead windows (bs equal to
+ * read_ahead_kb, as cat and fio's bs=128k do) keeps two outstanding, as
+ * Linux does: the window's marker is its first page and fires while the
+ * reader waits on that page. So when one of its reads completes, the next
+ * is already queued, and anticipatory has no reason to wait for it.
+ */
+static void test_readahead_two_windows(void)
+{
+	static const char text[] = "[antic-sim]\nmem=256m\n"
+		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
+		"[reader]\nrw=read\nbs=128k\nsize=16m\nstartdelay=5\nexitall\n";
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+	/* windows of 256 KiB (read_ahead_kb doubled, see below), one request each */
+	const uint64_t windows = (16 << 20) / (256 << 10), reads = (16 << 20) / (128 << 10);
+
+	CHECK(parse(text, &w, err) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_declined[AS_END_OWN] >= windows - 4);
+	CHECK(r.as.antic_started <= 4);
+	CHECK_EQ(r.jobs[1].io_bytes[0], 16ULL << 20);
+	sim_result_free(&r);
+	/* no read-ahead, no second window: anticipatory waits on each read */
+	CHECK(settings_apply(&w.set, "read_ahead_kb", "0", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.antic_started >= reads - 4);
+	CHECK(r.as.antic_declined[AS_END_OWN] <= 4);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+/*
+ * fio's fadvise_hint (on by default) advises POSIX_FADV_SEQUENTIAL on a
+ * sequential job's file, which doubles its read-ahead: with requests as
+ * large as the window, a sequential reader sends half as many requests
+ * as read_ahead_kb alone would give; a random reader is not advised so.
+ */
+static void test_sequential_hint_doubles_readahead(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	CHECK(parse("[antic-sim]\nmax_sectors_kb=1024\n[a]\nrw=read\nbs=128k\nsize=16m\n",
+		    &w, err) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK_EQ(r.requests, (16 << 20) / (256 << 10));
+	sim_result_free(&r);
+	workload_free(&w);
+	/* twice read_ahead_kb, whatever it is (reached after one smaller window) */
+	CHECK(parse("[antic-sim]\nmax_sectors_kb=1024\nread_ahead_kb=256\n"
+		    "[a]\nrw=read\nbs=128k\nsize=16m\n", &w, err) == 0);
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.requests >= (16 << 20) / (512 << 10) && r.requests <= (16 << 20) / (512 << 10) + 2);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+/* One wbt window that ends at @now with these samples. */
+static void wbt_feed(struct wbt *w, uint64_t now, unsigned rd_n, uint64_t rd_min_ms,
+		     unsigned wr_n, bool writes_about)
+{
+	w->rd_n = rd_n;
+	w->rd_min = rd_min_ms * ANTIC_NSEC_PER_MSEC;
+	w->wr_n = wr_n;
+	wbt_window_end(w, now, writes_about);
+}
+
+/* wbt's rules, fed windows by hand. */
+static void test_wbt_rules(void)
+{
+	struct wbt w;
+	uint64_t now = ANTIC_NSEC_PER_SEC;
+	int i;
+
+	/* the host's 32 tags set the depth, whatever the drive's NCQ depth */
+	wbt_init(&w, 1);
+	CHECK_EQ(w.max, 16);
+	/* background writeback a quarter, a dirty-throttled writer all of it */
+	CHECK_EQ(wbt_limit(&w, false), 4);
+	CHECK_EQ(wbt_limit(&w, true), 16);
+	/* fast reads beside writes: a step up, to 3/4 of the tags and no further */
+	wbt_feed(&w, now, 2, 10, 5, true);
+	CHECK_EQ(w.max, 24);
+	CHECK(w.scaled_max);
+	wbt_feed(&w, now, 2, 10, 5, true);
+	CHECK_EQ(w.max, 24);
+	/* even the fastest read over 75 ms: back to the default at once, then halving */
+	wbt_feed(&w, now, 2, 80, 5, true);
+	CHECK_EQ(w.max, 16);
+	wbt_feed(&w, now, 2, 80, 5, true);
+	CHECK_EQ(w.max, 8);
+	/* one slow read among fast ones is no reason: the minimum counts */
+	wbt_feed(&w, now, 5, 10, 5, true);
+	CHECK_EQ(w.max, 16);
+	/* a read in the drive longer than the window, none completed: a step down */
+	w.sync_rq = &w;
+	w.sync_issue = now - 150 * ANTIC_NSEC_PER_MSEC;
+	wbt_feed(&w, now, 0, 0, 5, true);
+	CHECK_EQ(w.max, 8);
+	w.sync_rq = NULL;
+	/* scaled down, the window shortens: 1/sqrt(step + 1) */
+	wbt_feed(&w, now, 2, 80, 5, true);
+	wbt_feed(&w, now, 2, 80, 5, true);
+	CHECK_EQ(w.step, 3);
+	CHECK_EQ(wbt_window(&w), 50 * ANTIC_NSEC_PER_MSEC);
+	/* nothing at all for five windows: one step back towards the default */
+	for (i = 0; i < 4; i++)
+		wbt_feed(&w, now, 0, 0, 0, false);
+	CHECK_EQ(w.step, 3);
+	wbt_feed(&w, now, 0, 0, 0, false);
+	CHECK_EQ(w.step, 2);
+	/* a flusher held back wakes only under half the depth, by an eighth */
+	wbt_init(&w, 32);
+	CHECK(!wbt_may_wake(&w, 16));
+	CHECK(!wbt_may_wake(&w, 7));
+	CHECK(wbt_may_wake(&w, 6));
+	CHECK(wbt_may_wake(&w, 0));
+	/* a drive that takes more than 32 sets its own depth */
+	wbt_init(&w, 64);
+	wbt_feed(&w, now, 2, 10, 5, true);
+	wbt_feed(&w, now, 2, 10, 5, true);
+	CHECK_EQ(w.max, 48);
+}
+
+/*
+ * The writer of write-vs-read is held in balance_dirty_pages all along,
+ * so wbt lets writeback use its whole depth beside the reader: at NCQ
+ * depth 32 anticipatory's write batches put about as many writes in the
+ * drive as the kernel's did on hddsim (1945 in 139 batches on 6.12).
+ */
+static void test_wbt_throttled_writer_full_depth(void)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	CHECK(jobfile_load("examples/write-vs-read.fio", &w, err, sizeof(err)) == 0);
+	if (!w.nr_jobs)
+		return;
+	CHECK(settings_apply(&w.set, "disk", "ide2003", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "queue_depth", "32", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(r.as.batches[ANTIC_ASYNC] > 0);
+	CHECK(r.as.dispatched[ANTIC_ASYNC] > 12 * r.as.batches[ANTIC_ASYNC]);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
 /* A file larger than memory read twice comes from the disk twice. */
 static void test_page_cache_evicts(void)
 {
@@ -346,17 +501,22 @@ static void test_page_cache_evicts(void)
 	workload_free(&w);
 }
 
-/* The wake-up gap is what lets a work-conserving scheduler seek away. */
+/*
+ * The wake-up gap is what lets a work-conserving scheduler seek away from
+ * a reader with one request out at a time: a direct one (a buffered one
+ * has its next read-ahead window queued already, see above).
+ */
 static void test_wakeup_gap(void)
 {
+	static const char text[] = "[antic-sim]\nmem=256m\n"
+		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
+		"[reader]\nrw=read\nbs=128k\nsize=20m\ndirect=1\nstartdelay=5\nexitall\n";
 	struct workload w;
 	struct sim_options o = { 0 };
 	struct sim_result with, without;
 	char err[512];
 
-	CHECK(jobfile_load("examples/write-vs-read.fio", &w, err, sizeof(err)) == 0);
-	if (!w.nr_jobs)
-		return;
+	CHECK(parse(text, &w, err) == 0);
 	CHECK(sim_run(&w, POL_DEADLINE, &o, &with, err, sizeof(err)) == 0);
 	CHECK(settings_apply(&w.set, "wakeup", "0", err, sizeof(err)) == 0);
 	CHECK(sim_run(&w, POL_DEADLINE, &o, &without, err, sizeof(err)) == 0);
@@ -748,6 +908,10 @@ void suite_sim(void)
 	RUN(test_rw_buffered_no_hang);
 	RUN(test_cached_reads_without_wakeup);
 	RUN(test_page_cache_evicts);
+	RUN(test_readahead_two_windows);
+	RUN(test_sequential_hint_doubles_readahead);
+	RUN(test_wbt_rules);
+	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
 	RUN(test_value_parsers);
