@@ -89,8 +89,14 @@ static void sim_free(struct sim *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nprocs; i++)
+	for (i = 0; i < s->nprocs; i++) {
+		unsigned n;
+
 		free(s->procs[i].app);
+		for (n = 0; s->procs[i].pf && n < s->procs[i].nfiles; n++)
+			free(s->procs[i].pf[n].map);
+		free(s->procs[i].pf);
+	}
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i].pages);
 	blk_release(s);

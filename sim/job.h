@@ -14,8 +14,8 @@
 #include "../core/disk.h"
 
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW };
-/* fio's default, roundrobin, is not modelled: files are read one after another */
-enum file_service { FS_SEQUENTIAL, FS_RANDOM };
+/* fio's file_service_type: which of a job's files the next I/O goes to */
+enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
 
 struct job_spec {
 	char name[64];
@@ -27,9 +27,17 @@ struct job_spec {
 	uint64_t filesize_lo, filesize_hi;
 	unsigned nrfiles;
 	int file_service;
+	unsigned file_service_nr;	/* I/Os before switching (roundrobin:N, random:N) */
 	uint64_t file_gap;	/* antic extension: bytes between files */
 	uint64_t offset;
-	char filename[256];
+	uint64_t offset_increment;	/* added to offset per numjobs clone */
+	uint64_t io_size;	/* bytes to do per loop, 0 = size */
+	uint64_t number_ios;	/* stop after this many I/Os, 0 = no limit */
+	bool norandommap;	/* random I/O samples with replacement */
+	bool randseed_given;
+	uint64_t randseed;
+	unsigned kb_base;	/* 1024 (fio's default and its quirk) or 1000 */
+	char filename[256];	/* fio's list: names separated by ':' */
 	unsigned numjobs;
 	uint64_t thinktime;	/* ns */
 	unsigned thinktime_blocks;

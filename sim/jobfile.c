@@ -43,36 +43,53 @@ int parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* fio sizes: a number with an optional k/m/g/t suffix, base 1024. */
-int parse_size(const char *s, uint64_t *out)
+/*
+ * fio sizes: a number with an optional k/m/g/t/p suffix. Under fio's
+ * default kb_base=1024 a bare suffix or one with "b" is a power of two and
+ * "KiB", "MiB"... a power of ten (fio's documented compatibility quirk);
+ * kb_base=1000 turns both round.
+ */
+static int parse_size_base(const char *s, unsigned kb_base, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
-	uint64_t mul = 1;
+	uint64_t mul = 1, k;
+	int pow = 0;
 
 	if (leading_number(s, &v, &end))
 		return -1;
 	if (*end) {
-		char c = (char)tolower((unsigned char)*end);
 		const char *rest = end + 1;
 
-		switch (c) {
-		case 'k': mul = 1ULL << 10; break;
-		case 'm': mul = 1ULL << 20; break;
-		case 'g': mul = 1ULL << 30; break;
-		case 't': mul = 1ULL << 40; break;
-		case 'b': mul = 1; rest = end + 1; break;
+		switch (tolower((unsigned char)*end)) {
+		case 'k': pow = 1; break;
+		case 'm': pow = 2; break;
+		case 'g': pow = 3; break;
+		case 't': pow = 4; break;
+		case 'p': pow = 5; break;
+		case 'b': pow = 0; break;
 		default: return -1;
 		}
-		if (c != 'b' && (!strcasecmp(rest, "ib") || !strcasecmp(rest, "b")))
-			rest = "";
-		if (*rest)
+		if (pow && !strcasecmp(rest, "ib"))
+			k = kb_base == 1000 ? 1024 : 1000;
+		else if (pow && (!*rest || !strcasecmp(rest, "b")))
+			k = kb_base == 1000 ? 1000 : 1024;
+		else if (!pow && !*rest)
+			k = 1;
+		else
 			return -1;
+		while (pow--)
+			mul *= k;
 	}
 	if (v > UINT64_MAX / mul)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	return parse_size_base(s, 1024, out);
 }
 
 /* fio times: a number with an optional unit; @unit_ns when it has none. */
@@ -105,6 +122,53 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	return 0;
 }
 
+/*
+ * fio's ${VAR}: the variable's value from the environment, in place. On
+ * error @line holds the reason instead and -1 is returned.
+ */
+static int expand_env(char *line, size_t size)
+{
+	char out[1024], name[128];
+	size_t o = 0;
+	const char *p = line;
+
+	while (*p) {
+		const char *e, *val;
+
+		if (p[0] != '$' || p[1] != '{') {
+			if (o + 1 >= sizeof(out))
+				goto toolong;
+			out[o++] = *p++;
+			continue;
+		}
+		e = strchr(p, '}');
+		if (!e || e == p + 2 || (size_t)(e - p - 2) >= sizeof(name)) {
+			snprintf(line, size, "unterminated or empty ${...}");
+			return -1;
+		}
+		memcpy(name, p + 2, (size_t)(e - p - 2));
+		name[e - p - 2] = 0;
+		val = getenv(name);
+		if (!val) {
+			snprintf(line, size, "${%s}: not set in the environment", name);
+			return -1;
+		}
+		if (o + strlen(val) >= sizeof(out))
+			goto toolong;
+		memcpy(out + o, val, strlen(val));
+		o += strlen(val);
+		p = e + 1;
+	}
+	out[o] = 0;
+	if (o >= size)
+		goto toolong;
+	memcpy(line, out, o + 1);
+	return 0;
+toolong:
+	snprintf(line, size, "line too long once ${...} is expanded");
+	return -1;
+}
+
 static void default_job(struct job_spec *j)
 {
 	memset(j, 0, sizeof(*j));
@@ -112,7 +176,9 @@ static void default_job(struct job_spec *j)
 	j->rwmixread = 50;
 	j->bs = 4096;
 	j->nrfiles = 1;
-	j->file_service = FS_SEQUENTIAL;
+	j->file_service = FS_ROUNDROBIN;
+	j->file_service_nr = 1;
+	j->kb_base = 1024;
 	j->numjobs = 1;
 	j->thinktime_blocks = 1;
 	j->iodepth = 1;
@@ -143,6 +209,30 @@ static int bool_value(const char *v, bool *out)
 }
 
 /* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
+/*
+ * fio options that change what fio reports or how it names things, never
+ * which I/O it issues: accepted and ignored (README lists them).
+ */
+static bool is_reporting(const char *k)
+{
+	static const char *const names[] = {
+		"name", "description", "group_reporting", "thread",
+		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
+		"disable_bw", "write_bw_log", "write_lat_log", "write_iops_log",
+		"write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
+		"percentile_list", "clat_percentiles", "lat_percentiles",
+		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
+		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
+		"create_serialize", "fallocate", "unlink", "overwrite",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(k, names[i]))
+			return true;
+	return false;
+}
+
 static int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
@@ -165,11 +255,11 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->rwmixread = (unsigned)(k[5] == 'r' ? x : 100 - x);
 	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
-		if (parse_size(v, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+		if (parse_size_base(v, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
 			return -1;
 		j->bs = x;
 	} else if (!strcmp(k, "size")) {
-		if (parse_size(v, &x) || !x)
+		if (parse_size_base(v, j->kb_base, &x) || !x)
 			return -1;
 		j->size = x;
 	} else if (!strcmp(k, "filesize")) {
@@ -182,10 +272,10 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		dash = strchr(buf, '-');
 		if (dash)
 			*dash = 0;
-		if (parse_size(buf, &lo) || !lo)
+		if (parse_size_base(buf, j->kb_base, &lo) || !lo)
 			return -1;
 		hi = lo;
-		if (dash && (parse_size(dash + 1, &hi) || hi < lo))
+		if (dash && (parse_size_base(dash + 1, j->kb_base, &hi) || hi < lo))
 			return -1;
 		j->filesize_lo = lo;
 		j->filesize_hi = hi;
@@ -194,25 +284,65 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->nrfiles = (unsigned)x;
 	} else if (!strcmp(k, "file_service_type")) {
-		if (!strcmp(v, "sequential"))
+		const char *colon = strchr(v, ':');
+		size_t l = colon ? (size_t)(colon - v) : strlen(v);
+
+		x = 1;
+		if (colon && (parse_uint(colon + 1, 1U << 30, &x) || !x))
+			return -1;
+		if (l == 10 && !strncmp(v, "sequential", l) && !colon)
 			j->file_service = FS_SEQUENTIAL;
-		else if (!strcmp(v, "random"))
+		else if (l == 6 && !strncmp(v, "random", l))
 			j->file_service = FS_RANDOM;
+		else if (l == 10 && !strncmp(v, "roundrobin", l))
+			j->file_service = FS_ROUNDROBIN;
 		else
 			return -1;
+		j->file_service_nr = (unsigned)x;
+	} else if (!strcmp(k, "kb_base")) {
+		if (strcmp(v, "1024") && strcmp(v, "1000"))
+			return -1;
+		j->kb_base = v[3] == '4' ? 1024 : 1000;
+	} else if (!strcmp(k, "norandommap")) {
+		if (bool_value(v, &j->norandommap))
+			return -1;
+	} else if (!strcmp(k, "randrepeat")) {
+		bool b;
+
+		/* antic-sim's runs repeat for a seed anyway */
+		if (bool_value(v, &b))
+			return -1;
+	} else if (!strcmp(k, "randseed")) {
+		if (parse_uint(v, UINT64_MAX, &j->randseed))
+			return -1;
+		j->randseed_given = true;
+	} else if (!strcmp(k, "offset_increment")) {
+		if (parse_size_base(v, j->kb_base, &x) || x % 512)
+			return -1;
+		j->offset_increment = x;
+	} else if (!strcmp(k, "io_size") || !strcmp(k, "io_limit")) {
+		if (parse_size_base(v, j->kb_base, &x) || !x)
+			return -1;
+		j->io_size = x;
+	} else if (!strcmp(k, "number_ios")) {
+		if (parse_uint(v, UINT64_MAX, &x))
+			return -1;
+		j->number_ios = x;
+	} else if (is_reporting(k)) {
+		/* fio's reporting and naming: no effect on what is issued */
 	} else if (!strcmp(k, "file_gap")) {
-		if (parse_size(v, &x))
+		if (parse_size_base(v, j->kb_base, &x))
 			return -1;
 		j->file_gap = x;
 	} else if (!strcmp(k, "offset")) {
-		if (parse_size(v, &x) || x % 512)
+		if (parse_size_base(v, j->kb_base, &x) || x % 512)
 			return -1;
 		j->offset = x;
 	} else if (!strcmp(k, "filename")) {
 		if (!*v || strlen(v) >= sizeof(j->filename))
 			return -1;
 		strcpy(j->filename, v);
-	} else if (!strcmp(k, "directory") || !strcmp(k, "description")) {
+	} else if (!strcmp(k, "directory")) {
 		/* naming only: the simulated files live on the one disk */
 	} else if (!strcmp(k, "numjobs")) {
 		if (parse_uint(v, 4096, &x) || !x)
@@ -322,6 +452,12 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		memcpy(line, p, len);
 		line[len] = 0;
 		p += len + (nl ? 1 : 0);
+		/* fio ends a line at ';' or '#' anywhere, not only at its start */
+		line[strcspn(line, ";#")] = 0;
+		if (expand_env(line, sizeof(line))) {
+			seterr(err, errlen, "%s:%d: %s", file, lineno, line);
+			goto fail;
+		}
 		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;

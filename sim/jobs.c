@@ -142,55 +142,152 @@ static unsigned free_slot(const struct sim_proc *p)
 	return p->spec->iodepth;
 }
 
+/* A new pass over the job's files: positions back to offset, maps cleared. */
+static void new_pass(struct sim_proc *p)
+{
+	unsigned n;
+
+	for (n = 0; n < p->nfiles; n++) {
+		struct proc_file *pf = &p->pf[n];
+
+		pf->pos[0] = pf->pos[1] = pf->lo;
+		pf->done = 0;
+		if (pf->map)
+			memset(pf->map, 0, ((pf->hi - pf->lo) / p->spec->bs + 63) / 64 * 8);
+	}
+	p->ra_valid = false;
+}
+
+static bool file_left(const struct sim_proc *p, unsigned n)
+{
+	return p->pf[n].done < p->pf[n].hi - p->pf[n].lo;
+}
+
+/*
+ * fio's file_service_type: roundrobin (the default) moves to the next file
+ * after every nr I/Os, sequential when a file's region is done, random to
+ * a random file; a file whose region is done this pass is passed over.
+ */
+static void pick_file(struct sim_proc *p)
+{
+	const struct job_spec *j = p->spec;
+	unsigned n = p->cur, nr = j->file_service_nr ? j->file_service_nr : 1, k;
+	bool move = !file_left(p, n) ||
+		(j->file_service != FS_SEQUENTIAL && p->rr_count >= nr);
+
+	if (!move || p->nfiles == 1)
+		return;
+	if (j->file_service == FS_RANDOM)
+		n = (unsigned)rng_below(&p->rng, p->nfiles);
+	else
+		n = (n + 1) % p->nfiles;
+	for (k = 0; k < p->nfiles && !file_left(p, n); k++)
+		n = (n + 1) % p->nfiles;
+	if (n != p->cur)
+		p->ra_valid = false;
+	p->cur = n;
+	p->rr_count = 0;
+}
+
+/*
+ * A random block of the region not yet issued this pass (fio's random
+ * map), or any block with norandommap. -1 when the map cannot be had.
+ */
+static int64_t random_block(struct sim_proc *p, struct proc_file *pf)
+{
+	uint64_t nb = (pf->hi - pf->lo) / p->spec->bs, b = rng_below(&p->rng, nb), w, i;
+
+	if (p->spec->norandommap)
+		return (int64_t)b;
+	if (!pf->map && !(pf->map = calloc((nb + 63) / 64, 8)))
+		return -1;
+	/* the next free block from a random one, wrapping: each once a pass */
+	for (i = 0; i < nb; i++, b = b + 1 == nb ? 0 : b + 1) {
+		w = pf->map[b / 64];
+		if (w == ~0ULL && b % 64 == 0 && b + 64 <= nb) {
+			b += 63;
+			i += 63;
+			continue;
+		}
+		if (!(w & (1ULL << (b % 64)))) {
+			pf->map[b / 64] |= 1ULL << (b % 64);
+			return (int64_t)b;
+		}
+	}
+	return -1;
+}
+
 /* Pick the next (file, offset, length, direction) the job would issue. */
-static bool next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
-		    uint64_t *off, uint64_t *len, int *dir)
+static int next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
+		   uint64_t *off, uint64_t *len, int *dir)
 {
 	const struct job_spec *j = p->spec;
 	bool rnd = j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDRW;
-	struct sim_file *f;
+	struct proc_file *pf;
 
+	if (j->number_ios && p->nr_ios >= j->number_ios)
+		return 0;
 	if (p->issued >= p->io_size) {
+		/* loops and time_based start again at offset, as fio does */
 		if (j->time_based || p->loops_left > 1) {
 			if (!j->time_based)
 				p->loops_left--;
 			p->issued = 0;
+			p->nr_ios = 0;
+			p->pass_done = 0;
 			p->cur = 0;
-			p->pos = 0;
-			p->ra_valid = false;
+			p->rr_count = 0;
+			new_pass(p);
 		} else {
-			return false;
+			return 0;
 		}
 	}
-	if (j->file_service == FS_RANDOM && p->nfiles > 1)
-		p->cur = (unsigned)rng_below(&p->rng, p->nfiles);
-	f = &s->files[p->file0 + p->cur];
-	if (rnd) {
-		uint64_t blocks = (f->size - j->offset) / j->bs;
-
-		*off = j->offset + rng_below(&p->rng, blocks ? blocks : 1) * j->bs;
-	} else {
-		if (p->pos >= f->size) {
-			p->cur = (p->cur + 1) % p->nfiles;
-			p->pos = j->offset;
-			p->ra_valid = false;
-			f = &s->files[p->file0 + p->cur];
-		}
-		*off = p->pos;
+	/* io_size beyond the regions: go round them again */
+	if (p->pass_done >= p->pass_size) {
+		p->pass_done = 0;
+		new_pass(p);
 	}
-	*len = j->bs;
-	if (*off + *len > f->size)
-		*len = f->size - *off;
-	if (!rnd)
-		p->pos = *off + *len;
-	*fi = p->file0 + p->cur;
+	pick_file(p);
+	pf = &p->pf[p->cur];
 	switch (j->rw) {
 	case RW_READ: case RW_RANDREAD: *dir = 0; break;
 	case RW_WRITE: case RW_RANDWRITE: *dir = 1; break;
 	default: *dir = rng_below(&p->rng, 100) < j->rwmixread ? 0 : 1; break;
 	}
+	*len = j->bs;
+	if (rnd) {
+		int64_t b = random_block(p, pf);
+
+		if (b < 0)
+			return -1;
+		*off = pf->lo + (uint64_t)b * j->bs;
+	} else {
+		/* rw=rw: reads and writes each keep their own position */
+		if (pf->pos[*dir] + *len > pf->hi)
+			pf->pos[*dir] = pf->lo;
+		*off = pf->pos[*dir];
+		pf->pos[*dir] += *len;
+	}
+	pf->done += *len;
+	p->pass_done += *len;
 	p->issued += *len;
-	return true;
+	p->nr_ios++;
+	p->rr_count++;
+	*fi = p->file0 + p->cur;
+	if (s->o->iolog) {
+		const struct sim_file *f = &s->files[*fi];
+
+		if (!f->logged) {
+			s->files[*fi].logged = true;
+			fprintf(s->o->iolog, "%llu %s add\n%llu %s open\n",
+				(unsigned long long)(s->now / 1000), f->name,
+				(unsigned long long)(s->now / 1000), f->name);
+		}
+		fprintf(s->o->iolog, "%llu %s %s %llu %llu\n", (unsigned long long)(s->now / 1000),
+			f->name, *dir ? "write" : "read", (unsigned long long)*off,
+			(unsigned long long)*len);
+	}
+	return 1;
 }
 
 static int buffered_read(struct sim *s, struct sim_proc *p, unsigned slot, unsigned fi,
@@ -260,11 +357,11 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 {
 	unsigned fi, slot = free_slot(p);
 	uint64_t off, len;
-	int dir;
+	int dir, got = next_io(s, p, &fi, &off, &len, &dir);
 	struct app_io *a;
 
-	if (!next_io(s, p, &fi, &off, &len, &dir))
-		return 1;
+	if (got <= 0)
+		return got < 0 ? -1 : 1;
 	a = &p->app[slot];
 	*a = (struct app_io){ true, dir, s->now, len, 0 };
 	p->inflight++;
