@@ -38,6 +38,8 @@ for bin in build/tests build/tests-san; do
 done
 echo "== golden outputs (byte-identical JSON)"
 count tests/golden.sh
+echo "== job files issue what fio issues (fio's null engine as the oracle)"
+count tests/fio-conformance.py
 echo "== disk presets against their published figures"
 count tests/presets.sh
 echo "== bench/report.py on a guest log made by hand"

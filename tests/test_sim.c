@@ -53,6 +53,44 @@ static void test_jobfile_errors(void)
 	workload_free(&w);
 }
 
+/* fio's own syntax the job file parser now takes, and what it still refuses */
+static void test_jobfile_fio_syntax(void)
+{
+	struct workload w;
+	char err[512];
+
+	/* kb_base: KiB is 10^3 under the default, 2^10 under kb_base=1000 */
+	CHECK(parse("[a]\nsize=2MiB\n[b]\nkb_base=1000\nsize=2MiB\nbs=8KiB\n", &w, err) == 0);
+	if (w.nr_jobs == 2) {
+		CHECK_EQ(w.jobs[0].size, 2000000);
+		CHECK_EQ(w.jobs[1].size, 2097152);
+		CHECK_EQ(w.jobs[1].bs, 8192);
+	}
+	workload_free(&w);
+	/* comments end any line */
+	CHECK(parse("[a] # the job\nsize=1m ; a MiB\nrw=randread#x\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].size, 1048576);
+		CHECK_EQ(w.jobs[0].rw, RW_RANDREAD);
+	}
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=${ANTIC_TEST_SURELY_UNSET}\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:2:") && strstr(err, "ANTIC_TEST_SURELY_UNSET"));
+	CHECK(parse("[a]\nsize=${\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=roundrobin:3\nnorandommap\nrandseed=7\n"
+		    "group_reporting\nname=x\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].file_service, FS_ROUNDROBIN);
+		CHECK_EQ(w.jobs[0].file_service_nr, 3);
+		CHECK(w.jobs[0].norandommap && w.jobs[0].randseed_given);
+	}
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=sequential:2\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=roundrobin:0\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nkb_base=1023\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:3:") && strstr(err, "kb_base"));
+}
+
 static void test_value_parsers(void)
 {
 	uint64_t x;
@@ -702,6 +740,7 @@ void suite_sim(void)
 	RUN(test_page_cache_evicts);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
+	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
 	RUN(test_tunable_extremes);
