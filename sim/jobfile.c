@@ -1,7 +1,9 @@
 /*
  * jobfile.c - reads the subset of fio's job-file syntax antic-sim
  * understands; anything else is an error naming the file, line and option,
- * so a workload never runs differently from what its file says.
+ * so a workload never runs differently from what its file says. The
+ * simulator's own settings ride in "; antic-sim: NAME=VALUE" comments
+ * (or an [antic-sim] section, which fio itself refuses).
  */
 #include "job.h"
 #include <ctype.h>
@@ -415,8 +417,9 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 static int finish_job(const char *file, struct job_spec *j, char *err,
 		      size_t errlen)
 {
-	if (!j->size && !j->filesize_lo)
-		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize",
+	/* a raw device without size is the whole device, as in fio */
+	if (!j->size && !j->filesize_lo && strncmp(j->filename, "/dev/", 5))
+		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize (or a /dev/ filename)",
 			      file, j->line, j->name);
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,
@@ -452,6 +455,35 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		memcpy(line, p, len);
 		line[len] = 0;
 		p += len + (nl ? 1 : 0);
+		/*
+		 * "; antic-sim: NAME=VALUE" is antic-sim's own setting in a
+		 * comment, where fio (--parse-only too) passes over it: a
+		 * simulator setting anywhere, or file_gap in a section.
+		 */
+		s = trim(line);
+		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim:", 10)) {
+			char why[256];
+
+			s = trim(trim(s + 1) + 10);
+			eq = strchr(s, '=');
+			if (!eq) {
+				seterr(err, errlen, "%s:%d: antic-sim: want NAME=VALUE, got '%s'", file, lineno, s);
+				goto fail;
+			}
+			*eq = 0;
+			key = trim(s);
+			val = trim(eq + 1);
+			if (!strcmp(key, "file_gap") && (cur || in_global)) {
+				if (job_option(cur ? cur : &global, key, val)) {
+					seterr(err, errlen, "%s:%d: file_gap: bad value '%s'", file, lineno, val);
+					goto fail;
+				}
+			} else if (settings_apply(&w->set, key, val, why, sizeof(why))) {
+				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
+				goto fail;
+			}
+			continue;
+		}
 		/* fio ends a line at ';' or '#' anywhere, not only at its start */
 		line[strcspn(line, ";#")] = 0;
 		if (expand_env(line, sizeof(line))) {

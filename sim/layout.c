@@ -74,7 +74,7 @@ static int region(const struct job_spec *j, uint64_t off, uint64_t fsize, unsign
 int layout(struct sim *s, char *err, size_t errlen)
 {
 	const struct workload *w = s->w;
-	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity;
+	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity, map_bytes = 0;
 	size_t i, fcap = 0, pi = 0;
 	unsigned k, n;
 
@@ -184,6 +184,16 @@ sized:
 					return -1;
 				}
 				p->pass_size += p->pf[n].hi - p->pf[n].lo;
+				if (!j->norandommap && (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
+							j->rw == RW_RANDRW))
+					map_bytes += ((p->pf[n].hi - p->pf[n].lo) / j->bs + 63) / 64 * 8;
+			}
+			/* fio's random maps, bounded so that no job file exhausts memory */
+			if (map_bytes > (256ULL << 20)) {
+				snprintf(err, errlen, "job '%s': the random maps would take %llu MiB (over 256 MiB); "
+					 "set norandommap=1, a larger bs or a smaller size", p->name,
+					 (unsigned long long)(map_bytes >> 20));
+				return -1;
 			}
 			/* bytes a loop does: io_size, else size, at most the regions */
 			p->io_size = j->io_size ? j->io_size :

@@ -87,6 +87,17 @@ static void test_jobfile_fio_syntax(void)
 	workload_free(&w);
 	CHECK(parse("[a]\nsize=1m\nfile_service_type=sequential:2\n", &w, err) == -1);
 	CHECK(parse("[a]\nsize=1m\nfile_service_type=roundrobin:0\n", &w, err) == -1);
+	/* antic-sim's own settings in comments fio passes over */
+	CHECK(parse("; antic-sim: mem=64m\n[a]\nsize=1m\n#antic-sim: file_gap=8k\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.set.mem_bytes, 64ULL << 20);
+		CHECK_EQ(w.jobs[0].file_gap, 8192);
+	}
+	workload_free(&w);
+	CHECK(parse("; antic-sim: rpm=99\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1:") && strstr(err, "rpm"));
+	CHECK(parse("[a]\nsize=1m\n; antic-sim: mem\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:3:"));
 	CHECK(parse("[a]\nsize=1m\nkb_base=1023\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:3:") && strstr(err, "kb_base"));
 }
