@@ -217,7 +217,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		r->disk_busy += s->now - s->busy_since;
 	for (i = 0; i < s->nprocs; i++)
 		if (!s->procs[i].finished && s->procs[i].started)
-			r->jobs[i].runtime = s->now - s->procs[i].start;
+			r->jobs[i].runtime = s->now > s->procs[i].start ? s->now - s->procs[i].start : 0;
 	if (pol == POL_AS) {
 		r->as = s->u.as.cnt;
 		as_estimates(&s->u.as, &r->est);

@@ -16,6 +16,7 @@
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW };
 /* fio's file_service_type: which of a job's files the next I/O goes to */
 enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
+enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
 
 struct job_spec {
 	char name[64];
@@ -37,6 +38,18 @@ struct job_spec {
 	bool randseed_given;
 	uint64_t randseed;
 	unsigned kb_base;	/* 1024 (fio's default and its quirk) or 1000 */
+	int64_t hole;		/* rw=read:8k: bytes skipped (<0: back) after each I/O */
+	uint64_t bs_max;	/* bs=4k-16k, bsrange: a random multiple of bs up to this */
+	unsigned nsplit;	/* bssplit=4k/60:64k/40 */
+	struct { uint64_t bs; unsigned pct; } split[16];
+	int dist;		/* random_distribution */
+	double dist_arg;
+	uint64_t zonesize, zoneskip;	/* zonemode=strided */
+	unsigned size_pct;	/* size=N%: of the device */
+	uint64_t rate;		/* bytes/s, 0 = none */
+	uint64_t rate_iops;
+	uint64_t ramp_time;	/* ns before results count */
+	bool stonewall;		/* start when every earlier job has ended */
 	char filename[256];	/* fio's list: names separated by ':' */
 	unsigned numjobs;
 	uint64_t thinktime;	/* ns */

@@ -102,7 +102,7 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 		{ "ms", 1000000 }, { "msec", 1000000 },
 		{ "s", 1000000000ULL }, { "sec", 1000000000ULL },
 		{ "m", 60000000000ULL }, { "min", 60000000000ULL },
-		{ "h", 3600000000000ULL },
+		{ "h", 3600000000000ULL }, { "d", 86400000000000ULL },
 	};
 	char *end;
 	unsigned long long v;
@@ -242,28 +242,123 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
 		static const char *const names[] = { "read", "write", "randread",
 			"randwrite", "rw", "randrw" };
+		char buf[32], *colon;
 		size_t i;
 
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		colon = strchr(buf, ':');
+		if (colon)
+			*colon++ = 0;
 		for (i = 0; i < 6; i++)
-			if (!strcmp(v, names[i]))
+			if (!strcmp(buf, names[i]))
 				break;
-		if (i == 6 && !strcmp(v, "readwrite"))
+		if (i == 6 && !strcmp(buf, "readwrite"))
 			i = RW_RW;
 		if (i == 6)
 			return -1;
 		j->rw = (int)i;
+		j->hole = 0;
+		/* read:8k skips 8k after each I/O, read:-8k goes back; sequential only */
+		if (colon) {
+			bool neg = *colon == '-';
+
+			if (i == RW_RANDREAD || i == RW_RANDWRITE || i == RW_RANDRW ||
+			    parse_size_base(colon + neg, j->kb_base, &x) || x % 512 || x > (1ULL << 40))
+				return -1;
+			j->hole = neg ? -(int64_t)x : (int64_t)x;
+		}
 	} else if (!strcmp(k, "rwmixread") || !strcmp(k, "rwmixwrite")) {
 		if (parse_uint(v, 100, &x))
 			return -1;
 		j->rwmixread = (unsigned)(k[5] == 'r' ? x : 100 - x);
-	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
-		if (parse_size_base(v, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize") || !strcmp(k, "bsrange") ||
+		   !strcmp(k, "blocksize_range")) {
+		char buf[64], *dash;
+		uint64_t hi;
+
+		/* a range: each I/O a random multiple of the low end up to the high */
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		dash = strpbrk(buf, "-:");
+		if (dash)
+			*dash = 0;
+		if (parse_size_base(buf, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+			return -1;
+		hi = x;
+		if (dash && (parse_size_base(dash + 1, j->kb_base, &hi) || hi < x || hi % 512 ||
+			     hi > (64ULL << 20)))
 			return -1;
 		j->bs = x;
+		j->bs_max = hi > x ? hi : 0;
+		j->nsplit = 0;
+	} else if (!strcmp(k, "bssplit")) {
+		char buf[512], *tok, *save = NULL;
+		unsigned n = 0, sum = 0;
+		uint64_t lo = UINT64_MAX;
+
+		/* bs/percent pairs split by ':'; an empty percent shares what is left */
+		if (strlen(v) >= sizeof(buf) || strchr(v, ','))
+			return -1;
+		strcpy(buf, v);
+		for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			char *slash = strchr(tok, '/');
+			uint64_t pct = 0;
+
+			if (n == 16)
+				return -1;
+			if (slash)
+				*slash = 0;
+			if (parse_size_base(tok, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+				return -1;
+			if (slash && *(slash + 1) && parse_uint(slash + 1, 100, &pct))
+				return -1;
+			j->split[n].bs = x;
+			j->split[n].pct = (unsigned)pct;
+			sum += (unsigned)pct;
+			if (x < lo)
+				lo = x;
+			n++;
+		}
+		if (!n || sum > 100)
+			return -1;
+		if (sum < 100) {
+			unsigned zero = 0, q;
+
+			for (q = 0; q < n; q++)
+				zero += !j->split[q].pct;
+			if (!zero)
+				return -1;
+			for (q = 0; q < n; q++)
+				if (!j->split[q].pct)
+					j->split[q].pct = (100 - sum) / zero;
+		}
+		j->nsplit = n;
+		j->bs = lo;
+		j->bs_max = 0;
 	} else if (!strcmp(k, "size")) {
+		size_t l = strlen(v);
+
+		/* size=N%: of the device (a raw device's only) */
+		if (l > 1 && v[l - 1] == '%') {
+			char buf[8];
+
+			if (l > sizeof(buf) - 1)
+				return -1;
+			memcpy(buf, v, l - 1);
+			buf[l - 1] = 0;
+			if (parse_uint(buf, 100, &x) || !x)
+				return -1;
+			j->size_pct = (unsigned)x;
+			j->size = 0;
+			return 0;
+		}
 		if (parse_size_base(v, j->kb_base, &x) || !x)
 			return -1;
 		j->size = x;
+		j->size_pct = 0;
 	} else if (!strcmp(k, "filesize")) {
 		char buf[64], *dash;
 		uint64_t lo, hi;
@@ -330,6 +425,70 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_uint(v, UINT64_MAX, &x))
 			return -1;
 		j->number_ios = x;
+	} else if (!strcmp(k, "random_distribution")) {
+		static const char *const names[] = { "random", "zipf", "pareto", "normal" };
+		char buf[64], *colon, *end;
+		size_t i;
+
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		colon = strchr(buf, ':');
+		if (colon)
+			*colon++ = 0;
+		for (i = 0; i < 4; i++)
+			if (!strcmp(buf, names[i]))
+				break;
+		if (i == 4 || (i && !colon) || (!i && colon))
+			return -1;
+		j->dist = (int)i;
+		j->dist_arg = 0;
+		if (colon) {
+			/* zipf theta > 0 and not 1, pareto h in (0,1), normal's deviation in % */
+			errno = 0;
+			j->dist_arg = strtod(colon, &end);
+			if (errno || *end || end == colon || !(j->dist_arg > 0) ||
+			    (i == DIST_ZIPF && (j->dist_arg == 1.0 || j->dist_arg > 100)) ||
+			    (i == DIST_PARETO && j->dist_arg >= 1.0) ||
+			    (i == DIST_NORMAL && j->dist_arg > 100))
+				return -1;
+		}
+	} else if (!strcmp(k, "zonemode")) {
+		/* strided is fio's default zoning; zbd needs a zoned device */
+		if (strcmp(v, "none") && strcmp(v, "strided"))
+			return -1;
+	} else if (!strcmp(k, "zonesize") || !strcmp(k, "zoneskip")) {
+		if (parse_size_base(v, j->kb_base, &x) || x % 512 || x > (1ULL << 50))
+			return -1;
+		*(k[4] == 's' && k[5] == 'i' ? &j->zonesize : &j->zoneskip) = x;
+	} else if (!strcmp(k, "rate") || !strcmp(k, "rate_iops")) {
+		char buf[64], *comma;
+
+		/* one limit for both directions; "r,w" takes the larger */
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		comma = strchr(buf, ',');
+		if (comma)
+			*comma++ = 0;
+		if (k[4] ? parse_uint(buf, UINT64_MAX, &x) : parse_size_base(buf, j->kb_base, &x))
+			return -1;
+		if (comma && *comma) {
+			uint64_t y;
+
+			if (k[4] ? parse_uint(comma, UINT64_MAX, &y) : parse_size_base(comma, j->kb_base, &y))
+				return -1;
+			if (y > x)
+				x = y;
+		}
+		*(k[4] ? &j->rate_iops : &j->rate) = x;
+	} else if (!strcmp(k, "ramp_time")) {
+		if (parse_time(v, 1000000000ULL, &x))
+			return -1;
+		j->ramp_time = x;
+	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
+		if (bool_value(v, &j->stonewall))
+			return -1;
 	} else if (is_reporting(k)) {
 		/* fio's reporting and naming: no effect on what is issued */
 	} else if (!strcmp(k, "file_gap")) {
@@ -417,9 +576,15 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 static int finish_job(const char *file, struct job_spec *j, char *err,
 		      size_t errlen)
 {
+	if (j->size_pct && strncmp(j->filename, "/dev/", 5))
+		return seterr(err, errlen, "%s:%d: job '%s': size=N%% is a share of a device; give filename=/dev/...",
+			      file, j->line, j->name);
 	/* a raw device without size is the whole device, as in fio */
 	if (!j->size && !j->filesize_lo && strncmp(j->filename, "/dev/", 5))
 		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize (or a /dev/ filename)",
+			      file, j->line, j->name);
+	if ((j->zonesize || j->zoneskip) && (!j->zonesize || j->zonesize < j->bs))
+		return seterr(err, errlen, "%s:%d: job '%s': zoneskip wants a zonesize of at least bs",
 			      file, j->line, j->name);
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,

@@ -6,6 +6,33 @@
 #include "sim.h"
 
 static void finish_all(struct sim *s);
+static void release_stonewalled(struct sim *s);
+
+/* stonewall: does any job of a section before @p's still run or wait? */
+static bool earlier_running(const struct sim *s, const struct sim_proc *p)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs && s->procs[i].spec < p->spec; i++)
+		if (!s->procs[i].finished)
+			return true;
+	return false;
+}
+
+static void release_stonewalled(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nprocs; i++) {
+		struct sim_proc *p = &s->procs[i];
+
+		if (p->held && !earlier_running(s, p)) {
+			p->held = false;
+			if (event_push(s, s->now + p->spec->startdelay, EV_WAKE, (int)i, NULL))
+				snprintf(s->bug, sizeof(s->bug), "stonewall: no room for an event");
+		}
+	}
+}
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -23,7 +50,8 @@ uint64_t rng_below(uint64_t *s, uint64_t n)
 
 static void job_result_io(struct sim_proc *p, const struct app_io *a, uint64_t now)
 {
-	if (p->finished)
+	/* ramp_time: I/O that completes before the measured start does not count */
+	if (p->finished || now < p->start)
 		return;
 	p->res->io_bytes[a->dir] += a->bytes;
 	p->res->ios[a->dir]++;
@@ -45,12 +73,14 @@ void job_finish(struct sim *s, struct sim_proc *p)
 	p->finished = true;
 	p->state = S_DONE;
 	p->end = s->now;
-	p->res->runtime = s->now - p->start;
+	p->res->runtime = s->now > p->start ? s->now - p->start : 0;
 	if (s->jobs_left && !--s->jobs_left)
 		s->stop = true;
 	job_report_exit(s, p);
 	if (p->spec->exitall)
 		finish_all(s);
+	else
+		release_stonewalled(s);
 }
 
 static void finish_all(struct sim *s)
@@ -118,6 +148,20 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 			p->since_think = 0;
 			delay += p->spec->thinktime;
 		}
+		/* rate, rate_iops: not ahead of the pace since the job started */
+		if (p->spec->rate || p->spec->rate_iops) {
+			double due = 0, t;
+
+			if (p->spec->rate)
+				due = (double)p->rate_bytes * 1e9 / (double)p->spec->rate;
+			if (p->spec->rate_iops) {
+				t = (double)p->rate_ios * 1e9 / (double)p->spec->rate_iops;
+				due = t > due ? t : due;
+			}
+			t = (double)p->t0 + due;
+			if (t > (double)(s->now + delay))
+				delay = t > 1.8e19 ? UINT64_MAX / 4 : (uint64_t)t - s->now;
+		}
 		/*
 		 * With no delay, an I/O the page cache served at once would issue
 		 * the next from inside this one, without bound (wakeup=0 over a
@@ -152,6 +196,7 @@ static void new_pass(struct sim_proc *p)
 
 		pf->pos[0] = pf->pos[1] = pf->lo;
 		pf->done = 0;
+		pf->zone = pf->zdone = 0;
 		if (pf->map)
 			memset(pf->map, 0, ((pf->hi - pf->lo) / p->spec->bs + 63) / 64 * 8);
 	}
@@ -189,32 +234,142 @@ static void pick_file(struct sim_proc *p)
 	p->rr_count = 0;
 }
 
-/*
- * A random block of the region not yet issued this pass (fio's random
- * map), or any block with norandommap. -1 when the map cannot be had.
- */
-static int64_t random_block(struct sim_proc *p, struct proc_file *pf)
+/* ln and exp without libm, good to about 1e-12: enough to shape a draw */
+static double ln_(double x)
 {
-	uint64_t nb = (pf->hi - pf->lo) / p->spec->bs, b = rng_below(&p->rng, nb), w, i;
+	double y, y2, sum = 0, term;
+	int k = 0, n;
 
+	while (x > 2) {
+		x /= 2.718281828459045;
+		k++;
+	}
+	while (x < 0.5) {
+		x *= 2.718281828459045;
+		k--;
+	}
+	y = (x - 1) / (x + 1);
+	y2 = y * y;
+	term = y;
+	for (n = 1; n < 60; n += 2) {
+		sum += term / n;
+		term *= y2;
+	}
+	return 2 * sum + k;
+}
+
+static double exp_(double x)
+{
+	double r = 1, term = 1;
+	int n, halvings = 0;
+
+	while (x > 0.5 || x < -0.5) {
+		x /= 2;
+		halvings++;
+	}
+	for (n = 1; n < 30; n++) {
+		term *= x / n;
+		r += term;
+	}
+	while (halvings--)
+		r *= r;
+	return r;
+}
+
+static double unit_(uint64_t *rng)
+{
+	return ((double)(rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/*
+ * random_distribution: a block by rank under zipf (theta), pareto (h) or
+ * normal (deviation in % of the region about its middle), drawn by
+ * inversion of the continuous law; ranks are scattered over the region by
+ * a fixed odd multiplier so the hot blocks are not all at its start.
+ */
+static uint64_t skewed_block(struct sim_proc *p, uint64_t nb)
+{
+	const struct job_spec *j = p->spec;
+	double u = unit_(&p->rng), r;
+	uint64_t rank;
+
+	if (j->dist == DIST_ZIPF) {
+		double a = 1 - j->dist_arg;
+
+		r = exp_(ln_(u * (exp_(a * ln_((double)nb)) - 1) + 1) / a);
+	} else if (j->dist == DIST_PARETO) {
+		r = (double)nb * exp_(ln_(u) / (1 - j->dist_arg));
+	} else {
+		double g = 0;
+		int i;
+
+		/* twelve uniforms less six: near enough a standard normal */
+		for (i = 0; i < 12; i++)
+			g += unit_(&p->rng);
+		r = (double)nb / 2 + (g - 6) * (double)nb * j->dist_arg / 100;
+		if (r < 0)
+			r = 0;
+		return r >= (double)nb ? nb - 1 : (uint64_t)r;
+	}
+	rank = r < 1 ? 0 : (uint64_t)r - 1;
+	if (rank >= nb)
+		rank = nb - 1;
+	return (rank * 0x9e3779b97f4a7c15ULL) % nb;
+}
+
+static bool mapped(const struct proc_file *pf, uint64_t b)
+{
+	return pf->map[b / 64] & (1ULL << (b % 64));
+}
+
+/*
+ * A random block of blocks [b0, b1) of the region not yet issued this pass
+ * (fio's random map), or any block with norandommap or a skewed
+ * distribution. -1 when the map cannot be had.
+ */
+static int64_t random_block(struct sim_proc *p, struct proc_file *pf, uint64_t b0, uint64_t b1)
+{
+	uint64_t nb = (pf->hi - pf->lo) / p->spec->bs, span = b1 - b0, b, i;
+
+	if (p->spec->dist != DIST_UNIFORM)
+		return (int64_t)(b0 + skewed_block(p, span));
+	b = b0 + rng_below(&p->rng, span);
 	if (p->spec->norandommap)
 		return (int64_t)b;
 	if (!pf->map && !(pf->map = calloc((nb + 63) / 64, 8)))
 		return -1;
 	/* the next free block from a random one, wrapping: each once a pass */
-	for (i = 0; i < nb; i++, b = b + 1 == nb ? 0 : b + 1) {
-		w = pf->map[b / 64];
-		if (w == ~0ULL && b % 64 == 0 && b + 64 <= nb) {
+	for (i = 0; i < span; i++, b = b + 1 == b1 ? b0 : b + 1) {
+		if (pf->map[b / 64] == ~0ULL && b % 64 == 0 && b + 64 <= b1) {
 			b += 63;
 			i += 63;
 			continue;
 		}
-		if (!(w & (1ULL << (b % 64)))) {
+		if (!mapped(pf, b)) {
 			pf->map[b / 64] |= 1ULL << (b % 64);
 			return (int64_t)b;
 		}
 	}
 	return -1;
+}
+
+/* bs, or a draw from bs ranges (multiples of the low end) or bssplit */
+static uint64_t io_len(struct sim_proc *p)
+{
+	const struct job_spec *j = p->spec;
+	unsigned n, pct, acc = 0;
+
+	if (j->bs_max)
+		return j->bs * (1 + rng_below(&p->rng, j->bs_max / j->bs));
+	if (!j->nsplit)
+		return j->bs;
+	pct = (unsigned)rng_below(&p->rng, 100);
+	for (n = 0; n + 1 < j->nsplit; n++) {
+		acc += j->split[n].pct;
+		if (pct < acc)
+			break;
+	}
+	return j->split[n].bs;
 }
 
 /* Pick the next (file, offset, length, direction) the job would issue. */
@@ -224,6 +379,7 @@ static int next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 	const struct job_spec *j = p->spec;
 	bool rnd = j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE || j->rw == RW_RANDRW;
 	struct proc_file *pf;
+	uint64_t zs, ze, consumed;
 
 	if (j->number_ios && p->nr_ios >= j->number_ios)
 		return 0;
@@ -254,23 +410,79 @@ static int next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 	case RW_WRITE: case RW_RANDWRITE: *dir = 1; break;
 	default: *dir = rng_below(&p->rng, 100) < j->rwmixread ? 0 : 1; break;
 	}
-	*len = j->bs;
+	*len = io_len(p);
+	zs = pf->lo;
+	ze = pf->hi;
+	if (j->zonesize) {
+		/* zonemode=strided: zonesize of I/O, then zoneskip passed over */
+		uint64_t stride = j->zonesize + j->zoneskip;
+
+		zs = pf->lo + pf->zone * stride;
+		ze = zs + j->zonesize < pf->hi ? zs + j->zonesize : pf->hi;
+		if (pf->zdone + j->bs > ze - zs) {
+			pf->zone++;
+			pf->zdone = 0;
+			zs += stride;
+			if (zs + j->bs > pf->hi) {
+				/* past the last zone: the first again, its map cleared */
+				pf->zone = 0;
+				zs = pf->lo;
+				if (pf->map)
+					memset(pf->map, 0, ((pf->hi - pf->lo) / j->bs + 63) / 64 * 8);
+			}
+			ze = zs + j->zonesize < pf->hi ? zs + j->zonesize : pf->hi;
+		}
+	}
 	if (rnd) {
-		int64_t b = random_block(p, pf);
+		int64_t b = random_block(p, pf, (zs - pf->lo) / j->bs, (ze - pf->lo) / j->bs);
+		uint64_t want = *len / j->bs, got = 1;
 
 		if (b < 0)
 			return -1;
 		*off = pf->lo + (uint64_t)b * j->bs;
+		/* a larger I/O takes the free blocks after the one drawn */
+		while (got < want && *off + (got + 1) * j->bs <= ze &&
+		       (!pf->map || j->norandommap || j->dist != DIST_UNIFORM ||
+			!mapped(pf, (uint64_t)b + got))) {
+			if (pf->map && !j->norandommap && j->dist == DIST_UNIFORM)
+				pf->map[((uint64_t)b + got) / 64] |= 1ULL << (((uint64_t)b + got) % 64);
+			got++;
+		}
+		*len = got * j->bs;
+		consumed = *len;
 	} else {
 		/* rw=rw: reads and writes each keep their own position */
-		if (pf->pos[*dir] + *len > pf->hi)
-			pf->pos[*dir] = pf->lo;
-		*off = pf->pos[*dir];
-		pf->pos[*dir] += *len;
+		uint64_t pos = pf->pos[*dir];
+
+		if (pos < zs || pos + j->bs > ze)
+			pos = zs;
+		if (pos + *len > ze)
+			*len = (ze - pos) / j->bs * j->bs;
+		*off = pos;
+		pos += *len;
+		consumed = *len;
+		if (j->hole > 0) {
+			pos += (uint64_t)j->hole;
+			consumed += (uint64_t)j->hole;
+		} else if (j->hole < 0) {
+			/* backwards: below the region's start, fio wraps to its end */
+			uint64_t back = (uint64_t)-j->hole, span = pf->hi - pf->lo - j->bs;
+
+			if (pos >= pf->lo + back)
+				pos -= back;
+			else if (span)
+				pos = pf->lo + (span - (pf->lo + back - pos) % span) % span;
+			else
+				pos = pf->lo;
+		}
+		pf->pos[*dir] = pos;
 	}
-	pf->done += *len;
-	p->pass_done += *len;
-	p->issued += *len;
+	pf->zdone += *len;
+	pf->done += consumed;
+	p->pass_done += consumed;
+	p->issued += consumed;
+	p->rate_bytes += *len;
+	p->rate_ios++;
 	p->nr_ios++;
 	p->rr_count++;
 	*fi = p->file0 + p->cur;
@@ -456,10 +668,18 @@ int job_wake(struct sim *s, struct sim_proc *p)
 	if (p->finished)
 		return 0;
 	if (!p->started) {
+		/* stonewall: not before every earlier job has ended (fio's order) */
+		if (p->spec->stonewall && earlier_running(s, p)) {
+			p->held = true;
+			return 0;
+		}
+		if (p->held)
+			return 0;
 		p->started = true;
-		p->start = s->now;
+		p->t0 = s->now;
+		p->start = s->now + p->spec->ramp_time;
 		if (p->spec->runtime &&
-		    event_push(s, s->now + p->spec->runtime, EV_END, (int)(p - s->procs), NULL))
+		    event_push(s, p->start + p->spec->runtime, EV_END, (int)(p - s->procs), NULL))
 			return -1;
 	}
 	if (p->state == S_THINK)

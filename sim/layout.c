@@ -57,8 +57,8 @@ static int region(const struct job_spec *j, uint64_t off, uint64_t fsize, unsign
 {
 	uint64_t hi = fsize;
 
-	if (j->size && (raw || !j->filesize_lo)) {
-		uint64_t want = j->size / nshare;
+	if (j->size_pct || (j->size && (raw || !j->filesize_lo))) {
+		uint64_t want = j->size_pct ? fsize / 100 * j->size_pct : j->size / nshare;
 
 		if (off + want < hi)
 			hi = off + want;

@@ -61,6 +61,7 @@ struct proc_file {
 	uint64_t lo, hi;
 	uint64_t pos[2];
 	uint64_t done;		/* bytes this pass */
+	uint64_t zone, zdone;	/* zonemode=strided: the zone, bytes done in it */
 	uint64_t *map;		/* one bit a block, allocated on first random I/O */
 };
 
@@ -71,6 +72,9 @@ struct sim_proc {
 	uint64_t pass_done;	/* bytes of this pass over them */
 	uint64_t nr_ios;	/* issued this loop (number_ios) */
 	unsigned rr_count;	/* I/Os to the current file since the switch */
+	uint64_t t0;		/* when it started (start is after ramp_time) */
+	uint64_t rate_bytes, rate_ios;	/* issued since t0, for rate and rate_iops */
+	bool held;		/* stonewall: waiting for the earlier jobs to end */
 	const struct job_spec *spec;
 	char name[80];
 	unsigned file0, nfiles, cur;

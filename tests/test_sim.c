@@ -98,6 +98,25 @@ static void test_jobfile_fio_syntax(void)
 	CHECK(strstr(err, "t.fio:1:") && strstr(err, "rpm"));
 	CHECK(parse("[a]\nsize=1m\n; antic-sim: mem\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:3:"));
+	CHECK(parse("[a]\nfilename=/dev/sdb\nsize=50%\nruntime=365d\nbs=4k-64k\nrw=read:-8k\n"
+		    "zonemode=strided\nzonesize=1m\nzoneskip=4m\nrate=10m,20m\nramp_time=2\n"
+		    "random_distribution=zipf:1.1\nstonewall\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].size_pct, 50);
+		CHECK_EQ(w.jobs[0].runtime, 365ULL * 86400 * 1000000000ULL);
+		CHECK_EQ(w.jobs[0].bs_max, 65536);
+		CHECK(w.jobs[0].hole == -8192);
+		CHECK_EQ(w.jobs[0].rate, 20ULL << 20);
+		CHECK(w.jobs[0].stonewall && w.jobs[0].dist == DIST_ZIPF);
+	}
+	workload_free(&w);
+	/* size=N% is of a device; random I/O takes no hole; zipf:1 is no law */
+	CHECK(parse("[a]\nsize=50%\n", &w, err) == -1);
+	CHECK(strstr(err, "size=N%"));
+	CHECK(parse("[a]\nsize=1m\nrw=randread:8k\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zipf:1\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nbssplit=4k/60:8k/60\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nzoneskip=1m\n", &w, err) == -1);
 	CHECK(parse("[a]\nsize=1m\nkb_base=1023\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:3:") && strstr(err, "kb_base"));
 }
