@@ -226,6 +226,16 @@ static bool is_reporting(const char *k)
 		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
 		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
 		"create_serialize", "fallocate", "unlink", "overwrite",
+		"threads", "log_prio", "new_group", "filename_format", "create_on_open",
+		"continue_on_error", "ratemin", "random_generator", "io_submit_mode",
+		/* the data written: the simulated disk keeps no contents */
+		"dedupe_mode", "dedupe_percentage", "buffer_compress_percentage",
+		"buffer_compress_chunk", "refill_buffers", "scramble_buffers",
+		"zero_buffers", "dedupe_global", "dedupe_working_set_percentage",
+		"ignore_error", "error_dump",
+		/* submission batching: a detail of how fio talks to the kernel */
+		"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+		"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
 	};
 	size_t i;
 
@@ -525,7 +535,9 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (!strcmp(v, "sync") || !strcmp(v, "psync") ||
 		    !strcmp(v, "pvsync") || !strcmp(v, "vsync"))
 			j->async_engine = false;
-		else if (!strcmp(v, "libaio") || !strcmp(v, "io_uring"))
+		else if (!strcmp(v, "pvsync2"))
+			j->async_engine = false;
+		else if (!strcmp(v, "libaio") || !strcmp(v, "io_uring") || !strcmp(v, "posixaio"))
 			j->async_engine = true;
 		else
 			return -1;
