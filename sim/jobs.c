@@ -463,7 +463,18 @@ static int next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 		consumed = *len;
 		if (j->hole > 0) {
 			pos += (uint64_t)j->hole;
-			consumed += (uint64_t)j->hole;
+			/*
+			 * fio goes round again when the hole lands on the end or
+			 * other files remain, but a lone file's pass ends when
+			 * the hole runs past its end.
+			 */
+			if (pos + j->bs > pf->hi) {
+				if (p->nfiles == 1 && pos > pf->hi &&
+				    pf->done + consumed < pf->hi - pf->lo)
+					consumed = pf->hi - pf->lo - pf->done;
+				else
+					pos = zs;
+			}
 		} else if (j->hole < 0) {
 			/* backwards: below the region's start, fio wraps to its end */
 			uint64_t back = (uint64_t)-j->hole, span = pf->hi - pf->lo - j->bs;

@@ -22,10 +22,6 @@ import tempfile
 # as a known mismatch, never as passed; a listed file that matches fails
 # (the list is stale).
 KNOWN = {
-    "59-hole-loops.fio": "fio goes round again when rw=...:N passes the end of "
-                         "the file and more loops follow; antic-sim ends the pass there",
-    "61-hole-nrfiles.fio": "fio goes round again when rw=...:N passes the end of a file "
-                           "and other files remain; antic-sim ends that file's pass there",
 }
 
 # The share of the corpus that must match for the test to pass.
