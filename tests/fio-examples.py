@@ -6,6 +6,7 @@ under "What antic-sim refuses". A crash, a hang, an internal error or
 a refusal for an unlisted reason fails.
 
 Usage: tests/fio-examples.py [ANTIC_SIM [EXAMPLES_DIR]]
+(EXAMPLES_DIR defaults to $ANTIC_FIO_EXAMPLES, then the package's place.)
 Prints one line per file, the counts, and "N passed, N failed".
 """
 import concurrent.futures
@@ -72,7 +73,9 @@ def classify(sim, path, tmp):
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sim = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(root, "build", "antic-sim")
-    d = sys.argv[2] if len(sys.argv) > 2 else "/usr/share/doc/fio/examples"
+    # ANTIC_FIO_EXAMPLES: the package unpacked elsewhere (dpkg -x), without root
+    d = sys.argv[2] if len(sys.argv) > 2 else \
+        os.environ.get("ANTIC_FIO_EXAMPLES", "/usr/share/doc/fio/examples")
     if not shutil.which("fio") or not os.path.isdir(d):
         print("FAIL %s or fio missing (setup.sh installs fio and fio-examples)" % d)
         print("0 passed, 1 failed")
