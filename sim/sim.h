@@ -78,7 +78,6 @@ struct sim_proc {
 	const struct job_spec *spec;
 	char name[80];
 	unsigned file0, nfiles, cur;
-	uint64_t pos;		/* offset in the current file */
 	uint64_t io_size, issued;
 	unsigned loops_left;
 	uint64_t rng;
