@@ -128,6 +128,48 @@ def run_sim(sim, path, tmp, per_file):
     return out, first, last
 
 
+# antic-sim's --write_iolog fed back to fio: one sequential, one mixed,
+# one raw-device random file
+ROUND_TRIP = ["07-rw.fio", "16-nrfiles-roundrobin.fio", "12-raw-randread-offset.fio"]
+
+
+def round_trip(sim, path):
+    """None when fio, replaying antic-sim's iolog, issues what it logged."""
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            logged = []
+            log = os.path.join(tmp, "sim.iolog")
+            subprocess.run([sim, "--quiet", "--scheduler", "noop", "--write_iolog", log,
+                            "--output", os.path.join(tmp, "out"), path],
+                           check=True, capture_output=True, timeout=60)
+            with open(log) as f:
+                for line in f:
+                    t = line.split()
+                    if len(t) == 5 and t[2] in ("read", "write"):
+                        logged.append((int(t[2] == "write"), int(t[3]), int(t[4]), t[1]))
+            job = os.path.join(tmp, "replay.fio")
+            with open(job, "w") as f:
+                f.write("[replay]\nioengine=null\nread_iolog=%s\n" % log)
+            r = subprocess.run(["fio", "--debug=io", job], cwd=tmp, capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError) as e:
+            return str(e)
+        if r.returncode:
+            return "fio refuses the iolog: " + (r.stderr or r.stdout)[-200:]
+        replayed = []
+        for line in r.stdout.splitlines():
+            m = FIO_LINE.match(line)
+            if m and m.group(5) in ("0", "1"):
+                replayed.append((int(m.group(5)), int(m.group(3), 16), int(m.group(4), 16),
+                                 m.group(6)))
+        if replayed != logged:
+            return "fio replayed %d I/Os, %d logged; first difference at %d" % (
+                len(replayed), len(logged),
+                next((i for i, (a, b) in enumerate(zip(replayed, logged)) if a != b),
+                     min(len(replayed), len(logged))))
+    return None
+
+
 def passes(ios, n):
     """The I/O in consecutive passes of n."""
     return [sorted(ios[i:i + n]) for i in range(0, len(ios), n)]
@@ -233,7 +275,7 @@ def main():
     # fio spends most of its half second waiting, so run a few at once
     with concurrent.futures.ThreadPoolExecutor(max_workers=6) as ex:
         results = list(ex.map(check, files))
-    passed = failed = known = 0
+    passed = failed = known = rt_passed = 0
     for name, why in zip(files, results):
         if name in KNOWN:
             if why is None:
@@ -248,6 +290,15 @@ def main():
         else:
             print("FAIL %s: %s" % (name, why))
             failed += 1
+    # fio replays antic-sim's iolog (read_iolog=) and issues the same I/O
+    for name in ROUND_TRIP:
+        why = round_trip(sim, os.path.join(corpus, name))
+        print("%s round trip %s%s" % ("PASS" if why is None else "FAIL", name,
+                                       "" if why is None else ": " + why))
+        if why is None:
+            rt_passed += 1
+        else:
+            failed += 1
     total = len(files)
     frac = passed / total if total else 0.0
     print("conformance: %d of %d job files issue what fio issues (%.1f%%), "
@@ -258,7 +309,7 @@ def main():
     if frac < TARGET:
         print("FAIL target: %.1f%% matched, want %.0f%%" % (100 * frac, 100 * TARGET))
         failed += 1
-    print("%d passed, %d failed" % (passed, failed))
+    print("%d passed, %d failed" % (passed + rt_passed, failed))
     return 1 if failed else 0
 
 
