@@ -16,7 +16,7 @@
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW };
 /* fio's file_service_type: which of a job's files the next I/O goes to */
 enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
-enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL };
+enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED };
 
 struct job_spec {
 	char name[64];
@@ -44,12 +44,16 @@ struct job_spec {
 	struct { uint64_t bs; unsigned pct; } split[16];
 	int dist;		/* random_distribution */
 	double dist_arg;
+	unsigned nzones;	/* zoned: access % to range % of the region, in order */
+	struct { unsigned access, range; } zones[16];
 	uint64_t zonesize, zoneskip;	/* zonemode=strided */
 	unsigned size_pct;	/* size=N%: of the device */
 	uint64_t rate;		/* bytes/s, 0 = none */
 	uint64_t rate_iops;
 	uint64_t ramp_time;	/* ns before results count */
 	bool stonewall;		/* start when every earlier job has ended */
+	char wait_for[64];	/* start when the job of this name has ended */
+	bool poisson;		/* rate_process=poisson: random gaps at the rate */
 	char filename[256];	/* fio's list: names separated by ':' */
 	unsigned numjobs;
 	uint64_t thinktime;	/* ns */

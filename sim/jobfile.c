@@ -435,6 +435,37 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_uint(v, UINT64_MAX, &x))
 			return -1;
 		j->number_ios = x;
+	} else if (!strncmp(k, "random_distribution", 19) && !k[19] && !strncmp(v, "zoned:", 6)) {
+		char buf[256], *tok, *save = NULL;
+		unsigned n = 0, acc = 0, rng = 0, empty = 0;
+
+		/* zoned:A/R:...: A % of the I/O to the next R % of the region */
+		if (strlen(v + 6) >= sizeof(buf) || strchr(v, ','))
+			return -1;
+		strcpy(buf, v + 6);
+		for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			char *slash = strchr(tok, '/');
+			uint64_t a, r = 0;
+
+			if (!slash || n == 16)
+				return -1;
+			*slash = 0;
+			if (parse_uint(tok, 100, &a) || (slash[1] && (parse_uint(slash + 1, 100, &r) || !r)))
+				return -1;
+			empty += !slash[1];
+			j->zones[n].access = (unsigned)a;
+			j->zones[n].range = (unsigned)r;
+			acc += (unsigned)a;
+			rng += (unsigned)r;
+			n++;
+		}
+		if (!n || acc != 100 || rng > 100 || empty > 1 || (!empty && rng != 100))
+			return -1;
+		for (acc = 0; acc < n; acc++)
+			if (!j->zones[acc].range)
+				j->zones[acc].range = 100 - rng;
+		j->nzones = n;
+		j->dist = DIST_ZONED;
 	} else if (!strcmp(k, "random_distribution")) {
 		static const char *const names[] = { "random", "zipf", "pareto", "normal" };
 		char buf[64], *colon, *end;
@@ -496,6 +527,14 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_time(v, 1000000000ULL, &x))
 			return -1;
 		j->ramp_time = x;
+	} else if (!strcmp(k, "wait_for")) {
+		if (!*v || strlen(v) >= sizeof(j->wait_for))
+			return -1;
+		strcpy(j->wait_for, v);
+	} else if (!strcmp(k, "rate_process")) {
+		if (strcmp(v, "linear") && strcmp(v, "poisson"))
+			return -1;
+		j->poisson = v[0] == 'p';
 	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
 		if (bool_value(v, &j->stonewall))
 			return -1;
@@ -597,6 +636,9 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 			      file, j->line, j->name);
 	if ((j->zonesize || j->zoneskip) && (!j->zonesize || j->zonesize < j->bs))
 		return seterr(err, errlen, "%s:%d: job '%s': zoneskip wants a zonesize of at least bs",
+			      file, j->line, j->name);
+	if (j->poisson && !j->rate_iops)
+		return seterr(err, errlen, "%s:%d: job '%s': rate_process=poisson wants rate_iops",
 			      file, j->line, j->name);
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,

@@ -6,6 +6,22 @@
 #include "sim.h"
 
 static void finish_all(struct sim *s);
+static double ln_(double x);
+static double unit_(uint64_t *rng);
+/* wait_for: does a job of the named section still run or wait? */
+static bool waitee_running(const struct sim *s, const struct sim_proc *p)
+{
+	size_t i;
+
+	if (!p->spec->wait_for[0])
+		return false;
+	for (i = 0; i < s->nprocs; i++)
+		if (!strcmp(s->procs[i].spec->name, p->spec->wait_for) && !s->procs[i].finished &&
+		    &s->procs[i] != p)
+			return true;
+	return false;
+}
+
 static void release_stonewalled(struct sim *s);
 
 /* stonewall: does any job of a section before @p's still run or wait? */
@@ -26,7 +42,8 @@ static void release_stonewalled(struct sim *s)
 	for (i = 0; i < s->nprocs; i++) {
 		struct sim_proc *p = &s->procs[i];
 
-		if (p->held && !earlier_running(s, p)) {
+		if (p->held && !(p->spec->stonewall && earlier_running(s, p)) &&
+		    !waitee_running(s, p)) {
 			p->held = false;
 			if (event_push(s, s->now + p->spec->startdelay, EV_WAKE, (int)i, NULL))
 				snprintf(s->bug, sizeof(s->bug), "stonewall: no room for an event");
@@ -154,7 +171,11 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 
 			if (p->spec->rate)
 				due = (double)p->rate_bytes * 1e9 / (double)p->spec->rate;
-			if (p->spec->rate_iops) {
+			if (p->spec->rate_iops && p->spec->poisson) {
+				/* exponential gaps with the rate's mean: a Poisson process */
+				p->poisson_due += -ln_(unit_(&p->rng)) * 1e9 / (double)p->spec->rate_iops;
+				due = p->poisson_due > due ? p->poisson_due : due;
+			} else if (p->spec->rate_iops) {
 				t = (double)p->rate_ios * 1e9 / (double)p->spec->rate_iops;
 				due = t > due ? t : due;
 			}
@@ -293,6 +314,22 @@ static uint64_t skewed_block(struct sim_proc *p, uint64_t nb)
 	double u = unit_(&p->rng), r;
 	uint64_t rank;
 
+	if (j->dist == DIST_ZONED) {
+		unsigned pct = (unsigned)rng_below(&p->rng, 100), acc = 0, start = 0, n;
+		uint64_t lo, hi;
+
+		for (n = 0; n + 1 < j->nzones; n++) {
+			acc += j->zones[n].access;
+			if (pct < acc)
+				break;
+			start += j->zones[n].range;
+		}
+		lo = nb * start / 100;
+		hi = nb * (start + j->zones[n].range) / 100;
+		if (hi <= lo)
+			hi = lo + 1 <= nb ? lo + 1 : nb;
+		return lo + rng_below(&p->rng, hi - lo);
+	}
 	if (j->dist == DIST_ZIPF) {
 		double a = 1 - j->dist_arg;
 
@@ -680,7 +717,7 @@ int job_wake(struct sim *s, struct sim_proc *p)
 		return 0;
 	if (!p->started) {
 		/* stonewall: not before every earlier job has ended (fio's order) */
-		if (p->spec->stonewall && earlier_running(s, p)) {
+		if ((p->spec->stonewall && earlier_running(s, p)) || waitee_running(s, p)) {
 			p->held = true;
 			return 0;
 		}

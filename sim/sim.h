@@ -74,6 +74,7 @@ struct sim_proc {
 	unsigned rr_count;	/* I/Os to the current file since the switch */
 	uint64_t t0;		/* when it started (start is after ramp_time) */
 	uint64_t rate_bytes, rate_ios;	/* issued since t0, for rate and rate_iops */
+	double poisson_due;	/* rate_process=poisson: ns after t0 the next may go */
 	bool held;		/* stonewall: waiting for the earlier jobs to end */
 	const struct job_spec *spec;
 	char name[80];

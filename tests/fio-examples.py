@@ -34,15 +34,15 @@ REASONS = [
     (r"option '(cpus_allowed\w*|cpumask|numa_\w+|nice|prio\w*|ioprio\w*|"
      r"cgroup\w*|uid|gid)' is not supported", "CPU, NUMA, cgroup and priority placement"),
     (r"option '(zonemode)': bad value 'zbd'", "zonemode=zbd (zoned devices)"),
-    (r"option '(random_distribution)': bad value 'zoned", "random_distribution=zoned"),
     (r"option '(flow\w*)' is not supported", "flow (pacing jobs against each other)"),
     (r"option '(blockalign)' is not supported", "blockalign"),
     (r"option 'rw': bad value '(\w*trim\w*)'", "trim (discard) workloads"),
     (r"option '(bssplit)': bad value '[^']*,", "bssplit per direction (with ',')"),
+    (r"option '(random_distribution)': bad value '(zoned_abs|[^']*,)",
+     "random_distribution zoned_abs or per direction (with ',')"),
     (r"option '(latency_\w+)' is not supported", "latency_target (fio searching for a depth)"),
-    (r"option '(rate_process)' is not supported", "rate_process=poisson"),
     (r"option '(ss\w*)' is not supported", "steady-state detection (ss)"),
-    (r"option '(wait_for|exit_what)' is not supported", "wait_for and exit_what"),
+    (r"option '(exit_what)' is not supported", "exit_what"),
 ]
 
 

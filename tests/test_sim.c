@@ -117,6 +117,18 @@ static void test_jobfile_fio_syntax(void)
 	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zipf:1\n", &w, err) == -1);
 	CHECK(parse("[a]\nsize=1m\nbssplit=4k/60:8k/60\n", &w, err) == -1);
 	CHECK(parse("[a]\nsize=1m\nzoneskip=1m\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:50/10:40/\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:50/10:50/10\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrate_process=poisson\n", &w, err) == -1);
+	CHECK(strstr(err, "rate_iops"));
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:60/10:40/\nwait_for=b\n"
+		    "rate_iops=10\nrate_process=poisson\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].nzones, 2);
+		CHECK_EQ(w.jobs[0].zones[1].range, 90);
+		CHECK(w.jobs[0].poisson && !strcmp(w.jobs[0].wait_for, "b"));
+	}
+	workload_free(&w);
 	CHECK(parse("[a]\nsize=1m\nkb_base=1023\n", &w, err) == -1);
 	CHECK(strstr(err, "t.fio:3:") && strstr(err, "kb_base"));
 }
