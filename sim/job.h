@@ -40,6 +40,7 @@ struct job_spec {
 	unsigned kb_base;	/* 1024 (fio's default and its quirk) or 1000 */
 	int64_t hole;		/* rw=read:8k: bytes skipped (<0: back) after each I/O */
 	uint64_t bs_max;	/* bs=4k-16k, bsrange: a random multiple of bs up to this */
+	uint64_t blockalign;	/* random offsets on this boundary (a multiple of bs) */
 	unsigned nsplit;	/* bssplit=4k/60:64k/40 */
 	struct { uint64_t bs; unsigned pct; } split[16];
 	int dist;		/* random_distribution */

@@ -527,6 +527,10 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_time(v, 1000000000ULL, &x))
 			return -1;
 		j->ramp_time = x;
+	} else if (!strcmp(k, "blockalign") || !strcmp(k, "ba")) {
+		if (parse_size_base(v, j->kb_base, &x) || !x || x % 512 || x > (64ULL << 20))
+			return -1;
+		j->blockalign = x;
 	} else if (!strcmp(k, "wait_for")) {
 		if (!*v || strlen(v) >= sizeof(j->wait_for))
 			return -1;
@@ -636,6 +640,10 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 			      file, j->line, j->name);
 	if ((j->zonesize || j->zoneskip) && (!j->zonesize || j->zonesize < j->bs))
 		return seterr(err, errlen, "%s:%d: job '%s': zoneskip wants a zonesize of at least bs",
+			      file, j->line, j->name);
+	/* finer than bs would need a map finer than bs: not modelled */
+	if (j->blockalign && j->blockalign % j->bs)
+		return seterr(err, errlen, "%s:%d: job '%s': blockalign must be a multiple of bs (the smallest)",
 			      file, j->line, j->name);
 	if (j->poisson && !j->rate_iops)
 		return seterr(err, errlen, "%s:%d: job '%s': rate_process=poisson wants rate_iops",

@@ -470,7 +470,19 @@ static int next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 			ze = zs + j->zonesize < pf->hi ? zs + j->zonesize : pf->hi;
 		}
 	}
-	if (rnd) {
+	if (rnd && j->blockalign > j->bs) {
+		/*
+		 * blockalign coarser than bs: fio's map, kept in bs, never
+		 * sees the same block twice although offsets repeat, so this
+		 * is drawing with replacement from the aligned slots.
+		 */
+		uint64_t slots = (ze - zs) / j->blockalign;
+
+		*off = zs + (slots ? rng_below(&p->rng, slots) : 0) * j->blockalign;
+		if (*off + *len > ze)
+			*len = (ze - *off) / j->bs * j->bs;
+		consumed = *len;
+	} else if (rnd) {
 		int64_t b = random_block(p, pf, (zs - pf->lo) / j->bs, (ze - pf->lo) / j->bs);
 		uint64_t want = *len / j->bs, got = 1;
 

@@ -237,7 +237,8 @@ def compare(kind, d, fio_shared, sim_times):
                 lo, _, hi = d["sample"].partition("-")
                 lo, hi = int(lo), int(hi)
                 for side, ios in (("fio", f), ("antic-sim", s)):
-                    if any(x[1] < lo or x[1] + x[2] > hi or x[1] % x[2] for x in ios):
+                    if any(x[1] < lo or x[1] + x[2] > hi or x[1] % int(d.get("align", x[2]))
+                           for x in ios):
                         return "%s: %s issued outside [%d, %d)" % (key, side, lo, hi)
                 continue
             # each block once a pass: compare pass by pass, direction aside

@@ -35,7 +35,6 @@ REASONS = [
      r"cgroup\w*|uid|gid)' is not supported", "CPU, NUMA, cgroup and priority placement"),
     (r"option '(zonemode)': bad value 'zbd'", "zonemode=zbd (zoned devices)"),
     (r"option '(flow\w*)' is not supported", "flow (pacing jobs against each other)"),
-    (r"option '(blockalign)' is not supported", "blockalign"),
     (r"option 'rw': bad value '(\w*trim\w*)'", "trim (discard) workloads"),
     (r"option '(bssplit)': bad value '[^']*,", "bssplit per direction (with ',')"),
     (r"option '(random_distribution)': bad value '(zoned_abs|[^']*,)",
