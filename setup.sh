@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev \
 	linux-headers-amd64 linux-headers-6.12-amd64 \
-	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl python3 gnuplot-nox blktrace valgrind
+	qemu-system-x86 busybox-static fio fio-examples e2fsprogs cpio kmod xz-utils gzip perl python3 gnuplot-nox blktrace valgrind
 # the Debian packages (tests/deb.sh: dpkg-buildpackage, dh_dkms, dkms)
 # and their manual pages (tests/man.sh: man -l, groff)
 apt-get install -y -q --no-install-recommends dpkg-dev debhelper dh-dkms dkms fakeroot man-db groff-base

@@ -99,8 +99,14 @@ static void sim_free(struct sim *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nprocs; i++)
+	for (i = 0; i < s->nprocs; i++) {
+		unsigned n;
+
 		free(s->procs[i].app);
+		for (n = 0; s->procs[i].pf && n < s->procs[i].nfiles; n++)
+			free(s->procs[i].pf[n].map);
+		free(s->procs[i].pf);
+	}
 	for (i = 0; i < s->nfiles; i++)
 		free(s->files[i].pages);
 	blk_release(s);
@@ -221,7 +227,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		r->disk_busy += s->now - s->busy_since;
 	for (i = 0; i < s->nprocs; i++)
 		if (!s->procs[i].finished && s->procs[i].started)
-			r->jobs[i].runtime = s->now - s->procs[i].start;
+			r->jobs[i].runtime = s->now > s->procs[i].start ? s->now - s->procs[i].start : 0;
 	if (pol == POL_AS) {
 		r->as = s->u.as.cnt;
 		as_estimates(&s->u.as, &r->est);

@@ -59,6 +59,7 @@ struct sim_options {
 	bool drain;		/* after the jobs end, finish every request */
 	bool progress;		/* a progress line on stderr */
 	const struct replay_spec *replay;	/* replay this trace; the workload has no jobs */
+	FILE *iolog;		/* what the jobs issue, as fio's iolog v3 (write_iolog=) */
 };
 
 /* core's invariants broken so far (ANTIC_WARN_ON), in this process */

@@ -14,8 +14,9 @@
 #include "../core/disk.h"
 
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_RANDRW };
-/* fio's default, roundrobin, is not modelled: files are read one after another */
-enum file_service { FS_SEQUENTIAL, FS_RANDOM };
+/* fio's file_service_type: which of a job's files the next I/O goes to */
+enum file_service { FS_ROUNDROBIN, FS_SEQUENTIAL, FS_RANDOM };
+enum distribution { DIST_UNIFORM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED };
 
 struct job_spec {
 	char name[64];
@@ -27,9 +28,34 @@ struct job_spec {
 	uint64_t filesize_lo, filesize_hi;
 	unsigned nrfiles;
 	int file_service;
+	unsigned file_service_nr;	/* I/Os before switching (roundrobin:N, random:N) */
 	uint64_t file_gap;	/* antic extension: bytes between files */
 	uint64_t offset;
-	char filename[256];
+	uint64_t offset_increment;	/* added to offset per numjobs clone */
+	uint64_t io_size;	/* bytes to do per loop, 0 = size */
+	uint64_t number_ios;	/* stop after this many I/Os, 0 = no limit */
+	bool norandommap;	/* random I/O samples with replacement */
+	bool randseed_given;
+	uint64_t randseed;
+	unsigned kb_base;	/* 1024 (fio's default and its quirk) or 1000 */
+	int64_t hole;		/* rw=read:8k: bytes skipped (<0: back) after each I/O */
+	uint64_t bs_max;	/* bs=4k-16k, bsrange: a random multiple of bs up to this */
+	uint64_t blockalign;	/* random offsets on this boundary (a multiple of bs) */
+	unsigned nsplit;	/* bssplit=4k/60:64k/40 */
+	struct { uint64_t bs; unsigned pct; } split[16];
+	int dist;		/* random_distribution */
+	double dist_arg;
+	unsigned nzones;	/* zoned: access % to range % of the region, in order */
+	struct { unsigned access, range; } zones[16];
+	uint64_t zonesize, zoneskip;	/* zonemode=strided */
+	unsigned size_pct;	/* size=N%: of the device */
+	uint64_t rate;		/* bytes/s, 0 = none */
+	uint64_t rate_iops;
+	uint64_t ramp_time;	/* ns before results count */
+	bool stonewall;		/* start when every earlier job has ended */
+	char wait_for[64];	/* start when the job of this name has ended */
+	bool poisson;		/* rate_process=poisson: random gaps at the rate */
+	char filename[256];	/* fio's list: names separated by ':' */
 	unsigned numjobs;
 	uint64_t thinktime;	/* ns */
 	unsigned thinktime_blocks;

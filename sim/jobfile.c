@@ -1,7 +1,9 @@
 /*
  * jobfile.c - reads the subset of fio's job-file syntax antic-sim
  * understands; anything else is an error naming the file, line and option,
- * so a workload never runs differently from what its file says.
+ * so a workload never runs differently from what its file says. The
+ * simulator's own settings ride in "; antic-sim: NAME=VALUE" comments
+ * (or an [antic-sim] section, which fio itself refuses).
  */
 #include "job.h"
 #include <ctype.h>
@@ -43,36 +45,53 @@ int parse_uint(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* fio sizes: a number with an optional k/m/g/t suffix, base 1024. */
-int parse_size(const char *s, uint64_t *out)
+/*
+ * fio sizes: a number with an optional k/m/g/t/p suffix. Under fio's
+ * default kb_base=1024 a bare suffix or one with "b" is a power of two and
+ * "KiB", "MiB"... a power of ten (fio's documented compatibility quirk);
+ * kb_base=1000 turns both round.
+ */
+static int parse_size_base(const char *s, unsigned kb_base, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
-	uint64_t mul = 1;
+	uint64_t mul = 1, k;
+	int pow = 0;
 
 	if (leading_number(s, &v, &end))
 		return -1;
 	if (*end) {
-		char c = (char)tolower((unsigned char)*end);
 		const char *rest = end + 1;
 
-		switch (c) {
-		case 'k': mul = 1ULL << 10; break;
-		case 'm': mul = 1ULL << 20; break;
-		case 'g': mul = 1ULL << 30; break;
-		case 't': mul = 1ULL << 40; break;
-		case 'b': mul = 1; rest = end + 1; break;
+		switch (tolower((unsigned char)*end)) {
+		case 'k': pow = 1; break;
+		case 'm': pow = 2; break;
+		case 'g': pow = 3; break;
+		case 't': pow = 4; break;
+		case 'p': pow = 5; break;
+		case 'b': pow = 0; break;
 		default: return -1;
 		}
-		if (c != 'b' && (!strcasecmp(rest, "ib") || !strcasecmp(rest, "b")))
-			rest = "";
-		if (*rest)
+		if (pow && !strcasecmp(rest, "ib"))
+			k = kb_base == 1000 ? 1024 : 1000;
+		else if (pow && (!*rest || !strcasecmp(rest, "b")))
+			k = kb_base == 1000 ? 1000 : 1024;
+		else if (!pow && !*rest)
+			k = 1;
+		else
 			return -1;
+		while (pow--)
+			mul *= k;
 	}
 	if (v > UINT64_MAX / mul)
 		return -1;
 	*out = v * mul;
 	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	return parse_size_base(s, 1024, out);
 }
 
 /* fio times: a number with an optional unit; @unit_ns when it has none. */
@@ -83,7 +102,7 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 		{ "ms", 1000000 }, { "msec", 1000000 },
 		{ "s", 1000000000ULL }, { "sec", 1000000000ULL },
 		{ "m", 60000000000ULL }, { "min", 60000000000ULL },
-		{ "h", 3600000000000ULL },
+		{ "h", 3600000000000ULL }, { "d", 86400000000000ULL },
 	};
 	char *end;
 	unsigned long long v;
@@ -105,6 +124,53 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	return 0;
 }
 
+/*
+ * fio's ${VAR}: the variable's value from the environment, in place. On
+ * error @line holds the reason instead and -1 is returned.
+ */
+static int expand_env(char *line, size_t size)
+{
+	char out[1024], name[128];
+	size_t o = 0;
+	const char *p = line;
+
+	while (*p) {
+		const char *e, *val;
+
+		if (p[0] != '$' || p[1] != '{') {
+			if (o + 1 >= sizeof(out))
+				goto toolong;
+			out[o++] = *p++;
+			continue;
+		}
+		e = strchr(p, '}');
+		if (!e || e == p + 2 || (size_t)(e - p - 2) >= sizeof(name)) {
+			snprintf(line, size, "unterminated or empty ${...}");
+			return -1;
+		}
+		memcpy(name, p + 2, (size_t)(e - p - 2));
+		name[e - p - 2] = 0;
+		val = getenv(name);
+		if (!val) {
+			snprintf(line, size, "${%s}: not set in the environment", name);
+			return -1;
+		}
+		if (o + strlen(val) >= sizeof(out))
+			goto toolong;
+		memcpy(out + o, val, strlen(val));
+		o += strlen(val);
+		p = e + 1;
+	}
+	out[o] = 0;
+	if (o >= size)
+		goto toolong;
+	memcpy(line, out, o + 1);
+	return 0;
+toolong:
+	snprintf(line, size, "line too long once ${...} is expanded");
+	return -1;
+}
+
 static void default_job(struct job_spec *j)
 {
 	memset(j, 0, sizeof(*j));
@@ -112,7 +178,9 @@ static void default_job(struct job_spec *j)
 	j->rwmixread = 50;
 	j->bs = 4096;
 	j->nrfiles = 1;
-	j->file_service = FS_SEQUENTIAL;
+	j->file_service = FS_ROUNDROBIN;
+	j->file_service_nr = 1;
+	j->kb_base = 1024;
 	j->numjobs = 1;
 	j->thinktime_blocks = 1;
 	j->iodepth = 1;
@@ -143,6 +211,40 @@ static int bool_value(const char *v, bool *out)
 }
 
 /* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
+/*
+ * fio options that change what fio reports or how it names things, never
+ * which I/O it issues: accepted and ignored (README lists them).
+ */
+static bool is_reporting(const char *k)
+{
+	static const char *const names[] = {
+		"name", "description", "group_reporting", "thread",
+		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
+		"disable_bw", "write_bw_log", "write_lat_log", "write_iops_log",
+		"write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
+		"percentile_list", "clat_percentiles", "lat_percentiles",
+		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
+		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
+		"create_serialize", "fallocate", "unlink", "overwrite",
+		"threads", "log_prio", "new_group", "filename_format", "create_on_open",
+		"continue_on_error", "ratemin", "random_generator", "io_submit_mode",
+		/* the data written: the simulated disk keeps no contents */
+		"dedupe_mode", "dedupe_percentage", "buffer_compress_percentage",
+		"buffer_compress_chunk", "refill_buffers", "scramble_buffers",
+		"zero_buffers", "dedupe_global", "dedupe_working_set_percentage",
+		"ignore_error", "error_dump",
+		/* submission batching: a detail of how fio talks to the kernel */
+		"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
+		"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(k, names[i]))
+			return true;
+	return false;
+}
+
 static int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
@@ -150,28 +252,123 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
 		static const char *const names[] = { "read", "write", "randread",
 			"randwrite", "rw", "randrw" };
+		char buf[32], *colon;
 		size_t i;
 
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		colon = strchr(buf, ':');
+		if (colon)
+			*colon++ = 0;
 		for (i = 0; i < 6; i++)
-			if (!strcmp(v, names[i]))
+			if (!strcmp(buf, names[i]))
 				break;
-		if (i == 6 && !strcmp(v, "readwrite"))
+		if (i == 6 && !strcmp(buf, "readwrite"))
 			i = RW_RW;
 		if (i == 6)
 			return -1;
 		j->rw = (int)i;
+		j->hole = 0;
+		/* read:8k skips 8k after each I/O, read:-8k goes back; sequential only */
+		if (colon) {
+			bool neg = *colon == '-';
+
+			if (i == RW_RANDREAD || i == RW_RANDWRITE || i == RW_RANDRW ||
+			    parse_size_base(colon + neg, j->kb_base, &x) || x % 512 || x > (1ULL << 40))
+				return -1;
+			j->hole = neg ? -(int64_t)x : (int64_t)x;
+		}
 	} else if (!strcmp(k, "rwmixread") || !strcmp(k, "rwmixwrite")) {
 		if (parse_uint(v, 100, &x))
 			return -1;
 		j->rwmixread = (unsigned)(k[5] == 'r' ? x : 100 - x);
-	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize")) {
-		if (parse_size(v, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+	} else if (!strcmp(k, "bs") || !strcmp(k, "blocksize") || !strcmp(k, "bsrange") ||
+		   !strcmp(k, "blocksize_range")) {
+		char buf[64], *dash;
+		uint64_t hi;
+
+		/* a range: each I/O a random multiple of the low end up to the high */
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		dash = strpbrk(buf, "-:");
+		if (dash)
+			*dash = 0;
+		if (parse_size_base(buf, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+			return -1;
+		hi = x;
+		if (dash && (parse_size_base(dash + 1, j->kb_base, &hi) || hi < x || hi % 512 ||
+			     hi > (64ULL << 20)))
 			return -1;
 		j->bs = x;
+		j->bs_max = hi > x ? hi : 0;
+		j->nsplit = 0;
+	} else if (!strcmp(k, "bssplit")) {
+		char buf[512], *tok, *save = NULL;
+		unsigned n = 0, sum = 0;
+		uint64_t lo = UINT64_MAX;
+
+		/* bs/percent pairs split by ':'; an empty percent shares what is left */
+		if (strlen(v) >= sizeof(buf) || strchr(v, ','))
+			return -1;
+		strcpy(buf, v);
+		for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			char *slash = strchr(tok, '/');
+			uint64_t pct = 0;
+
+			if (n == 16)
+				return -1;
+			if (slash)
+				*slash = 0;
+			if (parse_size_base(tok, j->kb_base, &x) || x < 512 || x % 512 || x > (64ULL << 20))
+				return -1;
+			if (slash && *(slash + 1) && parse_uint(slash + 1, 100, &pct))
+				return -1;
+			j->split[n].bs = x;
+			j->split[n].pct = (unsigned)pct;
+			sum += (unsigned)pct;
+			if (x < lo)
+				lo = x;
+			n++;
+		}
+		if (!n || sum > 100)
+			return -1;
+		if (sum < 100) {
+			unsigned zero = 0, q;
+
+			for (q = 0; q < n; q++)
+				zero += !j->split[q].pct;
+			if (!zero)
+				return -1;
+			for (q = 0; q < n; q++)
+				if (!j->split[q].pct)
+					j->split[q].pct = (100 - sum) / zero;
+		}
+		j->nsplit = n;
+		j->bs = lo;
+		j->bs_max = 0;
 	} else if (!strcmp(k, "size")) {
-		if (parse_size(v, &x) || !x)
+		size_t l = strlen(v);
+
+		/* size=N%: of the device (a raw device's only) */
+		if (l > 1 && v[l - 1] == '%') {
+			char buf[8];
+
+			if (l > sizeof(buf) - 1)
+				return -1;
+			memcpy(buf, v, l - 1);
+			buf[l - 1] = 0;
+			if (parse_uint(buf, 100, &x) || !x)
+				return -1;
+			j->size_pct = (unsigned)x;
+			j->size = 0;
+			return 0;
+		}
+		if (parse_size_base(v, j->kb_base, &x) || !x)
 			return -1;
 		j->size = x;
+		j->size_pct = 0;
 	} else if (!strcmp(k, "filesize")) {
 		char buf[64], *dash;
 		uint64_t lo, hi;
@@ -182,10 +379,10 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		dash = strchr(buf, '-');
 		if (dash)
 			*dash = 0;
-		if (parse_size(buf, &lo) || !lo)
+		if (parse_size_base(buf, j->kb_base, &lo) || !lo)
 			return -1;
 		hi = lo;
-		if (dash && (parse_size(dash + 1, &hi) || hi < lo))
+		if (dash && (parse_size_base(dash + 1, j->kb_base, &hi) || hi < lo))
 			return -1;
 		j->filesize_lo = lo;
 		j->filesize_hi = hi;
@@ -194,25 +391,172 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->nrfiles = (unsigned)x;
 	} else if (!strcmp(k, "file_service_type")) {
-		if (!strcmp(v, "sequential"))
+		const char *colon = strchr(v, ':');
+		size_t l = colon ? (size_t)(colon - v) : strlen(v);
+
+		x = 1;
+		if (colon && (parse_uint(colon + 1, 1U << 30, &x) || !x))
+			return -1;
+		if (l == 10 && !strncmp(v, "sequential", l) && !colon)
 			j->file_service = FS_SEQUENTIAL;
-		else if (!strcmp(v, "random"))
+		else if (l == 6 && !strncmp(v, "random", l))
 			j->file_service = FS_RANDOM;
+		else if (l == 10 && !strncmp(v, "roundrobin", l))
+			j->file_service = FS_ROUNDROBIN;
 		else
 			return -1;
+		j->file_service_nr = (unsigned)x;
+	} else if (!strcmp(k, "kb_base")) {
+		if (strcmp(v, "1024") && strcmp(v, "1000"))
+			return -1;
+		j->kb_base = v[3] == '4' ? 1024 : 1000;
+	} else if (!strcmp(k, "norandommap")) {
+		if (bool_value(v, &j->norandommap))
+			return -1;
+	} else if (!strcmp(k, "randrepeat")) {
+		bool b;
+
+		/* antic-sim's runs repeat for a seed anyway */
+		if (bool_value(v, &b))
+			return -1;
+	} else if (!strcmp(k, "randseed")) {
+		if (parse_uint(v, UINT64_MAX, &j->randseed))
+			return -1;
+		j->randseed_given = true;
+	} else if (!strcmp(k, "offset_increment")) {
+		if (parse_size_base(v, j->kb_base, &x) || x % 512)
+			return -1;
+		j->offset_increment = x;
+	} else if (!strcmp(k, "io_size") || !strcmp(k, "io_limit")) {
+		if (parse_size_base(v, j->kb_base, &x) || !x)
+			return -1;
+		j->io_size = x;
+	} else if (!strcmp(k, "number_ios")) {
+		if (parse_uint(v, UINT64_MAX, &x))
+			return -1;
+		j->number_ios = x;
+	} else if (!strncmp(k, "random_distribution", 19) && !k[19] && !strncmp(v, "zoned:", 6)) {
+		char buf[256], *tok, *save = NULL;
+		unsigned n = 0, acc = 0, rng = 0, empty = 0;
+
+		/* zoned:A/R:...: A % of the I/O to the next R % of the region */
+		if (strlen(v + 6) >= sizeof(buf) || strchr(v, ','))
+			return -1;
+		strcpy(buf, v + 6);
+		for (tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+			char *slash = strchr(tok, '/');
+			uint64_t a, r = 0;
+
+			if (!slash || n == 16)
+				return -1;
+			*slash = 0;
+			if (parse_uint(tok, 100, &a) || (slash[1] && (parse_uint(slash + 1, 100, &r) || !r)))
+				return -1;
+			empty += !slash[1];
+			j->zones[n].access = (unsigned)a;
+			j->zones[n].range = (unsigned)r;
+			acc += (unsigned)a;
+			rng += (unsigned)r;
+			n++;
+		}
+		if (!n || acc != 100 || rng > 100 || empty > 1 || (!empty && rng != 100))
+			return -1;
+		for (acc = 0; acc < n; acc++)
+			if (!j->zones[acc].range)
+				j->zones[acc].range = 100 - rng;
+		j->nzones = n;
+		j->dist = DIST_ZONED;
+	} else if (!strcmp(k, "random_distribution")) {
+		static const char *const names[] = { "random", "zipf", "pareto", "normal" };
+		char buf[64], *colon, *end;
+		size_t i;
+
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		colon = strchr(buf, ':');
+		if (colon)
+			*colon++ = 0;
+		for (i = 0; i < 4; i++)
+			if (!strcmp(buf, names[i]))
+				break;
+		if (i == 4 || (i && !colon) || (!i && colon))
+			return -1;
+		j->dist = (int)i;
+		j->dist_arg = 0;
+		if (colon) {
+			/* zipf theta > 0 and not 1, pareto h in (0,1), normal's deviation in % */
+			errno = 0;
+			j->dist_arg = strtod(colon, &end);
+			if (errno || *end || end == colon || !(j->dist_arg > 0) ||
+			    (i == DIST_ZIPF && (j->dist_arg == 1.0 || j->dist_arg > 100)) ||
+			    (i == DIST_PARETO && j->dist_arg >= 1.0) ||
+			    (i == DIST_NORMAL && j->dist_arg > 100))
+				return -1;
+		}
+	} else if (!strcmp(k, "zonemode")) {
+		/* strided is fio's default zoning; zbd needs a zoned device */
+		if (strcmp(v, "none") && strcmp(v, "strided"))
+			return -1;
+	} else if (!strcmp(k, "zonesize") || !strcmp(k, "zoneskip")) {
+		if (parse_size_base(v, j->kb_base, &x) || x % 512 || x > (1ULL << 50))
+			return -1;
+		*(k[4] == 's' && k[5] == 'i' ? &j->zonesize : &j->zoneskip) = x;
+	} else if (!strcmp(k, "rate") || !strcmp(k, "rate_iops")) {
+		char buf[64], *comma;
+
+		/* one limit for both directions; "r,w" takes the larger */
+		if (strlen(v) >= sizeof(buf))
+			return -1;
+		strcpy(buf, v);
+		comma = strchr(buf, ',');
+		if (comma)
+			*comma++ = 0;
+		if (k[4] ? parse_uint(buf, UINT64_MAX, &x) : parse_size_base(buf, j->kb_base, &x))
+			return -1;
+		if (comma && *comma) {
+			uint64_t y;
+
+			if (k[4] ? parse_uint(comma, UINT64_MAX, &y) : parse_size_base(comma, j->kb_base, &y))
+				return -1;
+			if (y > x)
+				x = y;
+		}
+		*(k[4] ? &j->rate_iops : &j->rate) = x;
+	} else if (!strcmp(k, "ramp_time")) {
+		if (parse_time(v, 1000000000ULL, &x))
+			return -1;
+		j->ramp_time = x;
+	} else if (!strcmp(k, "blockalign") || !strcmp(k, "ba")) {
+		if (parse_size_base(v, j->kb_base, &x) || !x || x % 512 || x > (64ULL << 20))
+			return -1;
+		j->blockalign = x;
+	} else if (!strcmp(k, "wait_for")) {
+		if (!*v || strlen(v) >= sizeof(j->wait_for))
+			return -1;
+		strcpy(j->wait_for, v);
+	} else if (!strcmp(k, "rate_process")) {
+		if (strcmp(v, "linear") && strcmp(v, "poisson"))
+			return -1;
+		j->poisson = v[0] == 'p';
+	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
+		if (bool_value(v, &j->stonewall))
+			return -1;
+	} else if (is_reporting(k)) {
+		/* fio's reporting and naming: no effect on what is issued */
 	} else if (!strcmp(k, "file_gap")) {
-		if (parse_size(v, &x))
+		if (parse_size_base(v, j->kb_base, &x))
 			return -1;
 		j->file_gap = x;
 	} else if (!strcmp(k, "offset")) {
-		if (parse_size(v, &x) || x % 512)
+		if (parse_size_base(v, j->kb_base, &x) || x % 512)
 			return -1;
 		j->offset = x;
 	} else if (!strcmp(k, "filename")) {
 		if (!*v || strlen(v) >= sizeof(j->filename))
 			return -1;
 		strcpy(j->filename, v);
-	} else if (!strcmp(k, "directory") || !strcmp(k, "description")) {
+	} else if (!strcmp(k, "directory")) {
 		/* naming only: the simulated files live on the one disk */
 	} else if (!strcmp(k, "numjobs")) {
 		if (parse_uint(v, 4096, &x) || !x)
@@ -234,7 +578,9 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 		if (!strcmp(v, "sync") || !strcmp(v, "psync") ||
 		    !strcmp(v, "pvsync") || !strcmp(v, "vsync"))
 			j->async_engine = false;
-		else if (!strcmp(v, "libaio") || !strcmp(v, "io_uring"))
+		else if (!strcmp(v, "pvsync2"))
+			j->async_engine = false;
+		else if (!strcmp(v, "libaio") || !strcmp(v, "io_uring") || !strcmp(v, "posixaio"))
 			j->async_engine = true;
 		else
 			return -1;
@@ -285,8 +631,22 @@ static int job_option(struct job_spec *j, const char *k, const char *v)
 static int finish_job(const char *file, struct job_spec *j, char *err,
 		      size_t errlen)
 {
-	if (!j->size && !j->filesize_lo)
-		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize",
+	if (j->size_pct && strncmp(j->filename, "/dev/", 5))
+		return seterr(err, errlen, "%s:%d: job '%s': size=N%% is a share of a device; give filename=/dev/...",
+			      file, j->line, j->name);
+	/* a raw device without size is the whole device, as in fio */
+	if (!j->size && !j->filesize_lo && strncmp(j->filename, "/dev/", 5))
+		return seterr(err, errlen, "%s:%d: job '%s': needs size or filesize (or a /dev/ filename)",
+			      file, j->line, j->name);
+	if ((j->zonesize || j->zoneskip) && (!j->zonesize || j->zonesize < j->bs))
+		return seterr(err, errlen, "%s:%d: job '%s': zoneskip wants a zonesize of at least bs",
+			      file, j->line, j->name);
+	/* finer than bs would need a map finer than bs: not modelled */
+	if (j->blockalign && j->blockalign % j->bs)
+		return seterr(err, errlen, "%s:%d: job '%s': blockalign must be a multiple of bs (the smallest)",
+			      file, j->line, j->name);
+	if (j->poisson && !j->rate_iops)
+		return seterr(err, errlen, "%s:%d: job '%s': rate_process=poisson wants rate_iops",
 			      file, j->line, j->name);
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,
@@ -322,6 +682,41 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		memcpy(line, p, len);
 		line[len] = 0;
 		p += len + (nl ? 1 : 0);
+		/*
+		 * "; antic-sim: NAME=VALUE" is antic-sim's own setting in a
+		 * comment, where fio (--parse-only too) passes over it: a
+		 * simulator setting anywhere, or file_gap in a section.
+		 */
+		s = trim(line);
+		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim:", 10)) {
+			char why[256];
+
+			s = trim(trim(s + 1) + 10);
+			eq = strchr(s, '=');
+			if (!eq) {
+				seterr(err, errlen, "%s:%d: antic-sim: want NAME=VALUE, got '%s'", file, lineno, s);
+				goto fail;
+			}
+			*eq = 0;
+			key = trim(s);
+			val = trim(eq + 1);
+			if (!strcmp(key, "file_gap") && (cur || in_global)) {
+				if (job_option(cur ? cur : &global, key, val)) {
+					seterr(err, errlen, "%s:%d: file_gap: bad value '%s'", file, lineno, val);
+					goto fail;
+				}
+			} else if (settings_apply(&w->set, key, val, why, sizeof(why))) {
+				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
+				goto fail;
+			}
+			continue;
+		}
+		/* fio ends a line at ';' or '#' anywhere, not only at its start */
+		line[strcspn(line, ";#")] = 0;
+		if (expand_env(line, sizeof(line))) {
+			seterr(err, errlen, "%s:%d: %s", file, lineno, line);
+			goto fail;
+		}
 		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;

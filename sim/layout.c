@@ -2,6 +2,7 @@
  * layout.c - where the jobs' files lie on the simulated disk: one after
  * another from the first MiB, each aligned to a MiB, file_gap apart; jobs
  * naming the same file share it, and a raw device is the whole disk.
+ * Also each job's region of each file, as fio computes it.
  */
 #include "sim.h"
 
@@ -27,10 +28,53 @@ static int add_file(struct sim *s, uint64_t *cursor, uint64_t size, size_t *cap)
 	return 0;
 }
 
+/* The @n'th name of fio's ':'-separated filename list into @out; the count. */
+static unsigned name_at(const char *list, unsigned n, char *out, size_t len)
+{
+	unsigned i = 0;
+	const char *p = list;
+
+	for (;;) {
+		const char *e = strchr(p, ':');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (i == n && out)
+			snprintf(out, len, "%.*s", (int)l, p);
+		i++;
+		if (!e)
+			return i;
+		p = e + 1;
+	}
+}
+
+/*
+ * fio's region of one file for a job: from offset, size's share of it (or
+ * the rest of the file), whole blocks only: fio leaves a tail shorter than
+ * bs alone rather than issue a short I/O.
+ */
+static int region(const struct job_spec *j, uint64_t off, uint64_t fsize, unsigned nshare,
+		  bool raw, struct proc_file *pf)
+{
+	uint64_t hi = fsize;
+
+	if (j->size_pct || (j->size && (raw || !j->filesize_lo))) {
+		uint64_t want = j->size_pct ? fsize / 100 * j->size_pct : j->size / nshare;
+
+		if (off + want < hi)
+			hi = off + want;
+	}
+	if (off >= hi || hi - off < j->bs)
+		return -1;
+	pf->lo = off;
+	pf->hi = off + (hi - off) / j->bs * j->bs;
+	pf->pos[0] = pf->pos[1] = off;
+	return 0;
+}
+
 int layout(struct sim *s, char *err, size_t errlen)
 {
 	const struct workload *w = s->w;
-	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity;
+	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity, map_bytes = 0;
 	size_t i, fcap = 0, pi = 0;
 	unsigned k, n;
 
@@ -48,13 +92,16 @@ int layout(struct sim *s, char *err, size_t errlen)
 			struct sim_proc *p = &s->procs[pi];
 			bool raw = !strncmp(j->filename, "/dev/", 5);
 			size_t shared = s->nfiles;
+			uint64_t off = j->offset + (uint64_t)k * j->offset_increment;
+			unsigned nnames = j->filename[0] ? name_at(j->filename, 0, NULL, 0) : 0;
 
 			p->spec = j;
 			if (j->numjobs > 1)
 				snprintf(p->name, sizeof(p->name), "%s.%u", j->name, k);
 			else
 				snprintf(p->name, sizeof(p->name), "%s", j->name);
-			p->rng = s->set->seed * 0x9e3779b97f4a7c15ULL + pi * 7919 + 1;
+			p->rng = (j->randseed_given ? j->randseed : s->set->seed) *
+				0x9e3779b97f4a7c15ULL + pi * 7919 + 1;
 			p->loops_left = j->loops;
 			antic_proc_init(&p->ap);
 			p->app = calloc(j->iodepth, sizeof(*p->app));
@@ -74,29 +121,55 @@ int layout(struct sim *s, char *err, size_t errlen)
 				}
 			}
 			p->file0 = (unsigned)shared;
-			p->nfiles = j->nrfiles;
+			p->nfiles = nnames ? nnames : j->nrfiles;
 			if (raw) {
-				uint64_t c0 = 0;
+				/*
+				 * One simulated disk: a list of devices shares it
+				 * in equal parts, one after another; one device is
+				 * the whole disk.
+				 */
+				uint64_t part = cap_sect / p->nfiles / 2048 * 2048;
 
-				if (add_file(s, &c0, cap_sect * 512, &fcap))
-					return -1;
-				p->nfiles = 1;
-				goto sized;
+				for (n = 0; n < p->nfiles; n++) {
+					uint64_t c0 = n * part;
+
+					if (add_file(s, &c0, part * 512, &fcap))
+						return -1;
+				}
+				goto named;
 			}
 			cursor = (cursor + 2047) / 2048 * 2048;
-			for (n = 0; n < j->nrfiles; n++) {
-				uint64_t sz = j->filesize_lo ?
-					j->filesize_lo + rng_below(&p->rng, j->filesize_hi - j->filesize_lo + 1) :
-					j->size / j->nrfiles;
+			for (n = 0; n < p->nfiles; n++) {
+				uint64_t sz;
 
+				if (j->filesize_lo) {
+					/* fio's random file sizes are whole blocks */
+					sz = j->filesize_lo + rng_below(&p->rng, j->filesize_hi - j->filesize_lo + 1);
+					sz = sz / j->bs * j->bs;
+					if (sz < j->bs)
+						sz = j->bs;
+				} else {
+					/* fio lays the file out to offset + size, and does size of I/O */
+					sz = off + j->size / p->nfiles;
+				}
 				sz = (sz + 511) / 512 * 512;
-				if (sz < 512)
-					sz = 512;
 				if (add_file(s, &cursor, sz, &fcap))
 					return -1;
 				cursor += j->file_gap / 512;
 			}
+named:
+			for (n = 0; n < p->nfiles; n++) {
+				struct sim_file *f = &s->files[p->file0 + n];
+
+				if (nnames)
+					name_at(j->filename, n, f->name, sizeof(f->name));
+				else
+					snprintf(f->name, sizeof(f->name), "%s.%u.%u", j->name, k, n);
+			}
 sized:
+			p->pf = calloc(p->nfiles, sizeof(*p->pf));
+			if (!p->pf)
+				return -1;
 			for (n = 0; n < p->nfiles; n++) {
 				const struct sim_file *f = &s->files[p->file0 + n];
 
@@ -105,15 +178,26 @@ sized:
 						 j->name, (unsigned long long)(cap_sect >> 11));
 					return -1;
 				}
-				if (j->offset >= f->size) {
-					snprintf(err, errlen, "job '%s': offset is past the end of its file", j->name);
+				if (region(j, off, f->size, p->nfiles, raw, &p->pf[n])) {
+					snprintf(err, errlen, "job '%s': offset %llu leaves less than one block (bs) of %s",
+						 p->name, (unsigned long long)off, f->name);
 					return -1;
 				}
-				p->io_size += f->size - j->offset;
+				p->pass_size += p->pf[n].hi - p->pf[n].lo;
+				if (!j->norandommap && (j->rw == RW_RANDREAD || j->rw == RW_RANDWRITE ||
+							j->rw == RW_RANDRW))
+					map_bytes += ((p->pf[n].hi - p->pf[n].lo) / j->bs + 63) / 64 * 8;
 			}
-			if (j->size && (raw || j->filesize_lo || j->filename[0]))
-				p->io_size = j->size < p->io_size || raw ? j->size : p->io_size;
-			p->pos = j->offset;
+			/* fio's random maps, bounded so that no job file exhausts memory */
+			if (map_bytes > (256ULL << 20)) {
+				snprintf(err, errlen, "job '%s': the random maps would take %llu MiB (over 256 MiB); "
+					 "set norandommap=1, a larger bs or a smaller size", p->name,
+					 (unsigned long long)(map_bytes >> 20));
+				return -1;
+			}
+			/* bytes a loop does: io_size, else size, at most the regions */
+			p->io_size = j->io_size ? j->io_size :
+				j->size && j->size < p->pass_size ? j->size : p->pass_size;
 			p->res = &s->r->jobs[pi];
 			snprintf(p->res->name, sizeof(p->res->name), "%s", p->name);
 		}

@@ -21,6 +21,8 @@ static void usage(FILE *f)
 		"  --set NAME=VALUE        a tunable, disk parameter or simulator setting, e.g.\n"
 		"                          antic_expire=6 (ms), rpm=5400, type=ssd, queue_depth=32,\n"
 		"                          mem=256m, read_ahead_kb=128; see README.md\n"
+		"  --write_iolog FILE      what the jobs issued, as fio's iolog v3 (file offsets;\n"
+		"                          of the first scheduler's run)\n"
 		"  --quiet                 no progress on stderr\n"
 		"  --list-schedulers       each scheduler's name, the Linux scheduler that plays it,\n"
 		"                          and its alias, one a line\n"
@@ -248,7 +250,7 @@ int main(int argc, char **argv)
 {
 	enum sim_policy pols[8] = { POL_NOOP, POL_DEADLINE, POL_AS };
 	size_t npol = 3, k;
-	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL;
+	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL, *iolog = NULL;
 	const char *sets[64];
 	size_t nsets = 0;
 	bool quiet = false;
@@ -258,7 +260,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int i, rc = 1, first = 1;
 	FILE *f = stdout;
-	char tmp[4096];
+	char tmp[4096], logtmp[4096];
 	bool replay = false, mode_given = false, used;
 	struct replay_spec rs = { .time_scale = 1.0 };
 
@@ -310,6 +312,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--output")) {
 			NEEDARG();
 			out = v;
+		} else if (!strcmp(a, "--write_iolog") && !replay) {
+			NEEDARG();
+			iolog = v;
 		} else if (!strcmp(a, "--seed")) {
 			NEEDARG();
 			seed = v;
@@ -403,12 +408,29 @@ int main(int argc, char **argv)
 		}
 	}
 	o.progress = !quiet && isatty(2);
+	if (iolog) {
+		if (!(o.iolog = open_out(iolog, logtmp, sizeof(logtmp))))
+			goto out;
+		fprintf(o.iolog, "fio version 3 iolog\n");
+	}
 	for (k = 0; k < npol; k++) {
 		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err))) {
 			fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
 			while (k--)
 				sim_result_free(&res[k]);
+			if (o.iolog)
+				close_out(o.iolog, iolog, logtmp, false);
 			goto out;
+		}
+		/* the first scheduler's run: the jobs issue alike under each, timing apart */
+		if (o.iolog) {
+			if (close_out(o.iolog, iolog, logtmp, true)) {
+				sim_result_free(&res[k]);
+				while (k--)
+					sim_result_free(&res[k]);
+				goto out;
+			}
+			o.iolog = NULL;
 		}
 	}
 	for (k = 0; k < npol; k++) {

@@ -31,6 +31,8 @@ enum { S_IDLE, S_IO, S_PAGES, S_THROTTLED, S_FSYNC, S_THINK, S_DONE };
 enum { SIDE_TRACE, SIDE_MECH, SIDE_NR };
 
 struct sim_file {
+	char name[96];		/* as fio names it (jobname.jobnum.filenum, or filename=) */
+	bool logged;		/* its add and open are in the iolog */
 	uint64_t start;		/* first sector */
 	uint64_t size;		/* bytes */
 	uint8_t *pages;		/* page states, allocated on first buffered use */
@@ -52,12 +54,33 @@ struct app_io {
 };
 
 /* A fio job process. ap first: a request's rq.proc leads back to it. */
+/*
+ * What one job process does in one of its files this pass: fio's region
+ * [lo, hi), a position per direction (rw=rw reads and writes apart) and
+ * the random map that has each block issued once a pass.
+ */
+struct proc_file {
+	uint64_t lo, hi;
+	uint64_t pos[2];
+	uint64_t done;		/* bytes this pass */
+	uint64_t zone, zdone;	/* zonemode=strided: the zone, bytes done in it */
+	uint64_t *map;		/* one bit a block, allocated on first random I/O */
+};
+
 struct sim_proc {
 	struct antic_proc ap;
+	struct proc_file *pf;	/* nfiles of them */
+	uint64_t pass_size;	/* sum of the regions */
+	uint64_t pass_done;	/* bytes of this pass over them */
+	uint64_t nr_ios;	/* issued this loop (number_ios) */
+	unsigned rr_count;	/* I/Os to the current file since the switch */
+	uint64_t t0;		/* when it started (start is after ramp_time) */
+	uint64_t rate_bytes, rate_ios;	/* issued since t0, for rate and rate_iops */
+	double poisson_due;	/* rate_process=poisson: ns after t0 the next may go */
+	bool held;		/* stonewall: waiting for the earlier jobs to end */
 	const struct job_spec *spec;
 	char name[80];
 	unsigned file0, nfiles, cur;
-	uint64_t pos;		/* offset in the current file */
 	uint64_t io_size, issued;
 	unsigned loops_left;
 	uint64_t rng;

@@ -65,7 +65,7 @@ has() {
 
 # -- antic-sim(1)
 # shellcheck disable=SC2046
-has antic-sim.1 "options of antic-sim --help" $("$sim" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u)
+has antic-sim.1 "options of antic-sim --help" $("$sim" --help | grep -oE -- '--[a-z][a-z_-]*' | sort -u)
 has antic-sim.1 "subcommands" replay convert
 # job options are job_option's strcmp(k, ...) names, their values strcmp(v, ...)
 has antic-sim.1 "job-file options (sim/jobfile.c)" \

@@ -39,6 +39,12 @@ for bin in build/tests build/tests-san; do
 done
 echo "== golden outputs (byte-identical JSON)"
 count tests/golden.sh
+echo "== job files issue what fio issues (fio's null engine as the oracle)"
+count tests/fio-conformance.py
+echo "== the shipped examples are job files fio accepts (fio --parse-only)"
+count tests/fio-parse-examples.sh
+echo "== Debian's fio-examples: each runs in antic-sim or is refused for a listed reason"
+count tests/fio-examples.py
 echo "== disk presets against their published figures"
 count tests/presets.sh
 echo "== bench/report.py on a guest log made by hand"

@@ -54,12 +54,94 @@ static void test_jobfile_errors(void)
 	workload_free(&w);
 }
 
+/* fio's own syntax the job file parser now takes, and what it still refuses */
+static void test_jobfile_fio_syntax(void)
+{
+	struct workload w;
+	char err[512];
+
+	/* kb_base: KiB is 10^3 under the default, 2^10 under kb_base=1000 */
+	CHECK(parse("[a]\nsize=2MiB\n[b]\nkb_base=1000\nsize=2MiB\nbs=8KiB\n", &w, err) == 0);
+	if (w.nr_jobs == 2) {
+		CHECK_EQ(w.jobs[0].size, 2000000);
+		CHECK_EQ(w.jobs[1].size, 2097152);
+		CHECK_EQ(w.jobs[1].bs, 8192);
+	}
+	workload_free(&w);
+	/* comments end any line */
+	CHECK(parse("[a] # the job\nsize=1m ; a MiB\nrw=randread#x\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].size, 1048576);
+		CHECK_EQ(w.jobs[0].rw, RW_RANDREAD);
+	}
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=${ANTIC_TEST_SURELY_UNSET}\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:2:") && strstr(err, "ANTIC_TEST_SURELY_UNSET"));
+	CHECK(parse("[a]\nsize=${\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=roundrobin:3\nnorandommap\nrandseed=7\n"
+		    "group_reporting\nname=x\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].file_service, FS_ROUNDROBIN);
+		CHECK_EQ(w.jobs[0].file_service_nr, 3);
+		CHECK(w.jobs[0].norandommap && w.jobs[0].randseed_given);
+	}
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=sequential:2\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nfile_service_type=roundrobin:0\n", &w, err) == -1);
+	/* antic-sim's own settings in comments fio passes over */
+	CHECK(parse("; antic-sim: mem=64m\n[a]\nsize=1m\n#antic-sim: file_gap=8k\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.set.mem_bytes, 64ULL << 20);
+		CHECK_EQ(w.jobs[0].file_gap, 8192);
+	}
+	workload_free(&w);
+	CHECK(parse("; antic-sim: rpm=99\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1:") && strstr(err, "rpm"));
+	CHECK(parse("[a]\nsize=1m\n; antic-sim: mem\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:3:"));
+	CHECK(parse("[a]\nfilename=/dev/sdb\nsize=50%\nruntime=365d\nbs=4k-64k\nrw=read:-8k\n"
+		    "zonemode=strided\nzonesize=1m\nzoneskip=4m\nrate=10m,20m\nramp_time=2\n"
+		    "random_distribution=zipf:1.1\nstonewall\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].size_pct, 50);
+		CHECK_EQ(w.jobs[0].runtime, 365ULL * 86400 * 1000000000ULL);
+		CHECK_EQ(w.jobs[0].bs_max, 65536);
+		CHECK(w.jobs[0].hole == -8192);
+		CHECK_EQ(w.jobs[0].rate, 20ULL << 20);
+		CHECK(w.jobs[0].stonewall && w.jobs[0].dist == DIST_ZIPF);
+	}
+	workload_free(&w);
+	/* size=N% is of a device; random I/O takes no hole; zipf:1 is no law */
+	CHECK(parse("[a]\nsize=50%\n", &w, err) == -1);
+	CHECK(strstr(err, "size=N%"));
+	CHECK(parse("[a]\nsize=1m\nrw=randread:8k\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zipf:1\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nbssplit=4k/60:8k/60\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nzoneskip=1m\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:50/10:40/\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:50/10:50/10\n", &w, err) == -1);
+	CHECK(parse("[a]\nsize=1m\nrate_process=poisson\n", &w, err) == -1);
+	CHECK(strstr(err, "rate_iops"));
+	CHECK(parse("[a]\nsize=1m\nrandom_distribution=zoned:60/10:40/\nwait_for=b\n"
+		    "rate_iops=10\nrate_process=poisson\n", &w, err) == 0);
+	if (w.nr_jobs == 1) {
+		CHECK_EQ(w.jobs[0].nzones, 2);
+		CHECK_EQ(w.jobs[0].zones[1].range, 90);
+		CHECK(w.jobs[0].poisson && !strcmp(w.jobs[0].wait_for, "b"));
+	}
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nkb_base=1023\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:3:") && strstr(err, "kb_base"));
+}
+
 static void test_value_parsers(void)
 {
 	uint64_t x;
 
 	CHECK(parse_size("4k", &x) == 0 && x == 4096);
-	CHECK(parse_size("1MiB", &x) == 0 && x == 1048576);
+	/* fio's kb_base=1024 quirk: the IEC suffixes are powers of ten */
+	CHECK(parse_size("1MiB", &x) == 0 && x == 1000000);
+	CHECK(parse_size("1mb", &x) == 0 && x == 1048576);
 	CHECK(parse_size("2g", &x) == 0 && x == 2ULL << 30);
 	CHECK(parse_size("", &x) == -1);
 	CHECK(parse_size("-1", &x) == -1);
@@ -914,6 +996,7 @@ void suite_sim(void)
 	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
+	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
 	RUN(test_tunable_extremes);

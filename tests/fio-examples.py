@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""fio-examples.py - Debian's fio-examples against antic-sim: every job
+file fio itself parses either runs in antic-sim (each for at most a few
+seconds of simulated time) or is refused for a reason README.md lists
+under "What antic-sim refuses". A crash, a hang, an internal error or
+a refusal for an unlisted reason fails.
+
+Usage: tests/fio-examples.py [ANTIC_SIM [EXAMPLES_DIR]]
+(EXAMPLES_DIR defaults to $ANTIC_FIO_EXAMPLES, then the package's place.)
+Prints one line per file, the counts, and "N passed, N failed".
+"""
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# antic-sim's refusals, by the option or value it names: the reasons
+# README.md gives for each (kept in step by hand; the test prints any
+# refusal not matched here as a failure).
+REASONS = [
+    (r"option 'ioengine': bad value '(null|cpuio|cpp_null|exec|filecreate|filestat|"
+     r"filedelete|ftruncate|falloc|e4defrag)'",
+     "an engine that issues no block or file reads and writes"),
+    (r"option 'ioengine': bad value '(net|netsplice|rdma|http|nbd|rbd|rados|gfapi|"
+     r"libhdfs|libiscsi|nfs|dfs|ime_\w+|mtd|dev-dax|libpmem|pmemblk|io_uring_cmd|sg|"
+     r"mmap|splice|xnvme|spdk)'",
+     "an engine for a network, another storage stack, persistent memory, SCSI/NVMe "
+     "passthrough or memory mapping"),
+    (r"option '(verify\w*|do_verify|buffer_pattern|experimental_verify|trim_\w+)' "
+     r"is not supported", "data verification and its patterns"),
+    (r"option '(cpus_allowed\w*|cpumask|numa_\w+|nice|prio\w*|ioprio\w*|"
+     r"cgroup\w*|uid|gid)' is not supported", "CPU, NUMA, cgroup and priority placement"),
+    (r"option '(zonemode)': bad value 'zbd'", "zonemode=zbd (zoned devices)"),
+    (r"option '(flow\w*)' is not supported", "flow (pacing jobs against each other)"),
+    (r"option 'rw': bad value '(\w*trim\w*)'", "trim (discard) workloads"),
+    (r"option '(bssplit)': bad value '[^']*,", "bssplit per direction (with ',')"),
+    (r"option '(random_distribution)': bad value '(zoned_abs|[^']*,)",
+     "random_distribution zoned_abs or per direction (with ',')"),
+    (r"option '(latency_\w+)' is not supported", "latency_target (fio searching for a depth)"),
+    (r"option '(ss\w*)' is not supported", "steady-state detection (ss)"),
+    (r"option '(exit_what)' is not supported", "exit_what"),
+]
+
+
+def classify(sim, path, tmp):
+    p = subprocess.run(["fio", "--parse-only", path], cwd=tmp, capture_output=True,
+                       text=True, timeout=60)
+    if p.returncode:
+        return "fio-refuses", (p.stderr or p.stdout).strip().splitlines()[:1]
+    try:
+        r = subprocess.run([sim, "--quiet", "--scheduler", "noop", "--set", "max_time=2s",
+                            "--output", os.path.join(tmp, "out"), path],
+                           cwd=tmp, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "other", ["antic-sim ran over 120 s of wall time"]
+    if r.returncode == 0:
+        return "runs", []
+    msg = r.stderr.strip()
+    if r.returncode != 1 or "internal error" in msg or not msg:
+        return "other", [msg[-300:] or "exit %d" % r.returncode]
+    for pat, reason in REASONS:
+        m = re.search(pat, msg)
+        if m:
+            what = m.group(1) if m.groups() else ""
+            return "refused", [reason + (": " + what if what else ""), msg]
+    return "unlisted", [msg]
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sim = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(root, "build", "antic-sim")
+    # ANTIC_FIO_EXAMPLES: the package unpacked elsewhere (dpkg -x), without root
+    d = sys.argv[2] if len(sys.argv) > 2 else \
+        os.environ.get("ANTIC_FIO_EXAMPLES", "/usr/share/doc/fio/examples")
+    if not shutil.which("fio") or not os.path.isdir(d):
+        print("FAIL %s or fio missing (setup.sh installs fio and fio-examples)" % d)
+        print("0 passed, 1 failed")
+        return 1
+    files = sorted(f for f in os.listdir(d) if f.endswith(".fio"))
+
+    def one(name):
+        with tempfile.TemporaryDirectory() as tmp:
+            return classify(sim, os.path.join(d, name), tmp)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        results = list(ex.map(one, files))
+    counts, reasons = {}, {}
+    passed = failed = 0
+    for name, (kind, why) in zip(files, results):
+        counts[kind] = counts.get(kind, 0) + 1
+        if kind in ("runs", "fio-refuses"):
+            print("%s %s%s" % ("PASS" if kind == "runs" else "SKIP", name,
+                               "" if kind == "runs" else " (fio refuses it: %s)" % " ".join(why)))
+            passed += kind == "runs"
+        elif kind == "refused":
+            print("PASS %s: refused, %s (%s)" % (name, why[0], why[1]))
+            reasons[why[0].split(":")[0]] = reasons.get(why[0].split(":")[0], 0) + 1
+            passed += 1
+        else:
+            print("FAIL %s: %s: %s" % (name, kind, " ".join(why)))
+            failed += 1
+    print("fio-examples: %d files; fio parses %d; antic-sim runs %d, refuses %d with a "
+          "listed reason, %d other" % (len(files), len(files) - counts.get("fio-refuses", 0),
+                                       counts.get("runs", 0), counts.get("refused", 0),
+                                       counts.get("other", 0) + counts.get("unlisted", 0)))
+    for r, n in sorted(reasons.items(), key=lambda x: -x[1]):
+        print("  refused %2d: %s" % (n, r))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
