@@ -30,7 +30,7 @@ now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 TREE="--rw=read --bs=4k --nrfiles=12000 --filesize=4k-20k --file_service_type=sequential --openfiles=1"
 # fio names files after the job: the measured job ("compile") must read the
 # files the setup job wrote, not lay out its own
-SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=290ms --thinktime_blocks=32 --filename_format=src.\$jobnum.\$filenum"
+SRC="--rw=read --bs=4k --nrfiles=1200 --filesize=4k-28k --file_service_type=sequential --openfiles=1 --thinktime=370ms --thinktime_blocks=32 --filename_format=src.\$jobnum.\$filenum"
 
 # lay_out NAME FIO-ARGS: write files into /mnt/NAME with fio and print
 # their size in KiB, the sum of their lengths (what a reader of them reads)
