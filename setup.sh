@@ -12,7 +12,8 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev \
 	linux-headers-amd64 linux-headers-6.12-amd64 \
-	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl python3 gnuplot-nox blktrace valgrind
+	qemu-system-x86 busybox-static fio e2fsprogs cpio kmod xz-utils gzip perl python3 gnuplot-nox blktrace valgrind \
+	debootstrap debian-archive-keyring
 # linux-source at exactly the version of the headers the metapackages
 # point at now, so that block/*.h match. Only those: a machine may keep
 # older headers from an earlier run, and pinning the source to one of
@@ -38,7 +39,6 @@ done
 # chroot (kernel/in-chroot.sh), made once and kept; it is rebuilt only
 # when missing or left half-made (no .antic-ready).
 . "$(dirname "$0")/kernel/chroot.conf"
-apt-get install -y -q --no-install-recommends debootstrap
 if [ ! -f "$ANTIC_CHROOT/.antic-ready" ]; then
 	echo "setup.sh: building the $ANTIC_SUITE chroot for the $ANTIC_SUITE_EXTRA kernel in $ANTIC_CHROOT"
 	rm -rf "$ANTIC_CHROOT.tmp" "$ANTIC_CHROOT"
