@@ -109,7 +109,7 @@ static inline void name##_init_hctx(struct blk_mq_hw_ctx *hctx)	\
 }
 #endif
 
-/* hrtimer_setup() (6.13) sets the callback with the clock; hrtimer_init() left in 6.15 */
+/* hrtimer_setup() (6.13) sets the callback with the clock; hrtimer_init() is gone by 7.x */
 static inline void kc_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*fn)(struct hrtimer *),
 				    clockid_t clock, enum hrtimer_mode mode)
@@ -122,7 +122,7 @@ static inline void kc_hrtimer_setup(struct hrtimer *timer,
 #endif
 }
 
-/* blk_queue_rot() came in 7.0; blk_queue_nonrot() left in 7.1 */
+/* blk_queue_rot() came in 7.0 (with bdev_rot); blk_queue_nonrot() is gone by 7.2 */
 static inline bool kc_queue_rotational(struct request_queue *q)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
