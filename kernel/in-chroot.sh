@@ -16,6 +16,8 @@ top=$(cd "$here/.." && pwd)
 # the user namespace is needed only without root
 ns=-m
 [ "$(id -u)" -eq 0 ] || ns=-rm
+unshare $ns true 2>/dev/null || { echo "in-chroot: cannot create a namespace (unshare $ns);" \
+	"unprivileged user namespaces may be off here: build as root, or allow them" >&2; exit 1; }
 # shellcheck disable=SC2016 # expanded by the inner shell
 exec unshare $ns sh -c 'mount --bind "$1" "$0/antic" && mount --rbind /proc "$0/proc" && shift && exec chroot "$0" "$@"' \
 	"$ANTIC_CHROOT" "$top" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8 "$@"
