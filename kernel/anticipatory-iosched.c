@@ -595,7 +595,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	struct asmq_data *ad = q->elevator->elevator_data;
 	struct as_counters c;
 	unsigned long flags;
-	u32 queued, nr_dispatched;
+	u32 queued, nr_dispatched, async_depth;
 	int state, batch_dir;
 	bool changed_batch;
 	int i;
@@ -607,6 +607,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	nr_dispatched = ad->as.nr_dispatched;
 	changed_batch = ad->as.changed_batch;
 	batch_dir = ad->as.batch_dir;
+	async_depth = ad->async_depth;
 	spin_unlock_irqrestore(&ad->lock, flags);
 	for (i = 0; i < AS_NR_COUNTERS; i++)
 		seq_printf(m, "%s %llu\n", as_counter_descs[i].name,
@@ -616,6 +617,8 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);
 	seq_printf(m, "changed_batch %d\n", changed_batch);
 	seq_printf(m, "batch_dir %d\n", batch_dir);
+	/* what limit_depth gives async requests (kcompat.h: its unit moved in 6.18) */
+	seq_printf(m, "async_depth %u\n", async_depth);
 	return 0;
 }
 
