@@ -50,9 +50,10 @@ stress:
 	mkdir -p build && echo STRESS_S=$(STRESS_S) > build/stress-params
 	PARAMS=$(CURDIR)/build/stress-params VM_TIMEOUT=$$(( $(STRESS_S) + 1800 )) tests/vm/run.sh $(KVER)
 
-# KASAN + lockdep kernel from linux-source, and the VM tests on it (slow)
+# KASAN + lockdep kernel from linux-source, and the VM tests on it (slow);
+# SERIES=7.3 for the 7.x kernel (default 6.12)
 debug-kernel:
-	tests/debug-kernel.sh
+	SERIES=$(SERIES) tests/debug-kernel.sh
 
 valgrind: $(BIN) build/tests
 	tests/valgrind.sh

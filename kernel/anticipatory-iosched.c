@@ -128,33 +128,47 @@ static enum hrtimer_restart asmq_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-static int asmq_init_sched(struct request_queue *q, struct elevator_type *e)
+/*
+ * Async requests may take only part of the tags limit_depth counts, so
+ * that a writer flooding the queue leaves tags for the read being
+ * anticipated. Returns the limit for kcompat.h to pass to sbitmap.
+ */
+static unsigned int asmq_set_async_depth(struct request_queue *q,
+					 unsigned int tags)
 {
-	struct elevator_queue *eq;
+	struct asmq_data *ad = q->elevator->elevator_data;
+
+	ad->async_depth = max(1U, tags * 3 / 4);
+	return ad->async_depth;
+}
+
+KC_DEFINE_DEPTH_UPDATED(asmq_depth_updated, asmq_set_async_depth)
+
+static int asmq_init_sched_common(struct request_queue *q,
+				  struct elevator_queue *eq)
+{
 	struct as_tunables t;
 	struct asmq_data *ad;
 
-	eq = elevator_alloc(q, e);
-	if (!eq)
-		return -ENOMEM;
 	ad = kzalloc_node(sizeof(*ad), GFP_KERNEL, q->node);
-	if (!ad) {
-		kobject_put(&eq->kobj);
+	if (!ad)
 		return -ENOMEM;
-	}
 	eq->elevator_data = ad;
 	spin_lock_init(&ad->lock);
 	INIT_LIST_HEAD(&ad->dispatch);
 	ad->q = q;
-	hrtimer_init(&ad->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	ad->timer.function = asmq_timer_fn;
-	as_default_tunables(&t, !blk_queue_nonrot(q));
+	kc_hrtimer_setup(&ad->timer, asmq_timer_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_ABS);
+	as_default_tunables(&t, kc_queue_rotational(q));
 	as_init(&ad->as, &t);
 	/* one queue-wide scheduler, like mq-deadline and bfq */
 	blk_queue_flag_set(QUEUE_FLAG_SQ_SCHED, q);
 	q->elevator = eq;
+	asmq_depth_updated_init_sched(q);
 	return 0;
 }
+
+KC_DEFINE_INIT_SCHED(asmq)
 
 static void asmq_exit_sched(struct elevator_queue *e)
 {
@@ -164,20 +178,6 @@ static void asmq_exit_sched(struct elevator_queue *e)
 	WARN_ON_ONCE(as_queued(&ad->as));
 	WARN_ON_ONCE(!list_empty(&ad->dispatch));
 	kfree(ad);
-}
-
-/*
- * Async requests may take only part of each tag word, so that a writer
- * flooding the queue leaves tags for the read being anticipated.
- */
-static void asmq_depth_updated(struct blk_mq_hw_ctx *hctx)
-{
-	struct asmq_data *ad = hctx->queue->elevator->elevator_data;
-	struct sbitmap_queue *bt = &hctx->sched_tags->bitmap_tags;
-	unsigned int word = 1U << bt->sb.shift;
-
-	ad->async_depth = max(1U, word * 3 / 4);
-	sbitmap_queue_min_shallow_depth(bt, ad->async_depth);
 }
 
 static void asmq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
@@ -196,7 +196,7 @@ static int asmq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 	if (!slots)
 		return -ENOMEM;
 	hctx->sched_data = slots;
-	asmq_depth_updated(hctx);
+	asmq_depth_updated_init_hctx(hctx);
 	return 0;
 }
 
@@ -595,7 +595,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	struct asmq_data *ad = q->elevator->elevator_data;
 	struct as_counters c;
 	unsigned long flags;
-	u32 queued, nr_dispatched;
+	u32 queued, nr_dispatched, async_depth;
 	int state, batch_dir;
 	bool changed_batch;
 	int i;
@@ -607,6 +607,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	nr_dispatched = ad->as.nr_dispatched;
 	changed_batch = ad->as.changed_batch;
 	batch_dir = ad->as.batch_dir;
+	async_depth = ad->async_depth;
 	spin_unlock_irqrestore(&ad->lock, flags);
 	for (i = 0; i < AS_NR_COUNTERS; i++)
 		seq_printf(m, "%s %llu\n", as_counter_descs[i].name,
@@ -616,6 +617,8 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);
 	seq_printf(m, "changed_batch %d\n", changed_batch);
 	seq_printf(m, "batch_dir %d\n", batch_dir);
+	/* what limit_depth gives async requests (kcompat.h: its unit moved in 6.18) */
+	seq_printf(m, "async_depth %u\n", async_depth);
 	return 0;
 }
 

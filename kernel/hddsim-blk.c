@@ -694,8 +694,7 @@ static int hddsim_add(int i)
 	d->rng = 0x9e3779b9u ^ i;
 	spin_lock_init(&d->lock);
 	xa_init(&d->pages);
-	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	d->timer.function = hddsim_timer_fn;
+	kc_hrtimer_setup(&d->timer, hddsim_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	d->t0 = ktime_get_ns();
 
 	d->set.ops = &hddsim_mq_ops;
@@ -703,7 +702,7 @@ static int hddsim_add(int i)
 	d->set.queue_depth = max_t(u32, depth, HDDSIM_TAGS);
 	d->set.numa_node = NUMA_NO_NODE;
 	d->set.cmd_size = sizeof(struct hddsim_cmd);
-	d->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_BLOCKING;
+	d->set.flags = KC_BLK_MQ_F_MERGE | BLK_MQ_F_BLOCKING;
 	d->pending = kcalloc(d->set.queue_depth, sizeof(*d->pending), GFP_KERNEL);
 	if (!d->pending) {
 		ret = -ENOMEM;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# The debug kernel: 6.12 from Debian's linux-source, x86_64 defconfig plus
+# The debug kernel: 6.12 (or SERIES, e.g. SERIES=7.3, whose source is in
+# setup.sh's chroot) from Debian's linux-source, x86_64 defconfig plus
 # KASAN, lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, DEBUG_LIST and fault
 # injection (failslab, fail_page_alloc, fail_make_request), then the VM
 # tests (tests/vm) on it with both modules built against it; there they
@@ -10,9 +11,15 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-all}
+series=${SERIES:-6.12}
+. "$top/kernel/chroot.conf"
+# one tree per series, so that a 7.x kernel does not overwrite the 6.12 one
 dir=$top/build/debug-kernel
-src=$dir/linux-source-6.12
+[ "$series" = 6.12 ] || dir=$top/build/debug-kernel-$series
+src=$dir/linux-source-$series
 root=$dir/root
+tarball=/usr/src/linux-source-$series.tar.xz
+[ -f "$tarball" ] || [ ! -f "$ANTIC_CHROOT$tarball" ] || tarball=$ANTIC_CHROOT$tarball
 mkdir -p "$dir"
 if [ "$stage" != test ]; then
 	for t in flex bison bc; do
@@ -20,10 +27,10 @@ if [ "$stage" != test ]; then
 	done
 	t0=$(date +%s)
 	if [ ! -f "$src/Makefile" ]; then
-		[ -f /usr/src/linux-source-6.12.tar.xz ] ||
-			{ echo "debug-kernel: needs linux-source-6.12 (sudo ./setup.sh)" >&2; exit 1; }
-		echo "debug-kernel: extracting linux-source-6.12" >&2
-		tar -C "$dir" -xf /usr/src/linux-source-6.12.tar.xz
+		[ -f "$tarball" ] ||
+			{ echo "debug-kernel: needs linux-source-$series (sudo ./setup.sh)" >&2; exit 1; }
+		echo "debug-kernel: extracting $tarball" >&2
+		tar -C "$dir" -xf "$tarball"
 	fi
 	cd "$src"
 	make -s x86_64_defconfig

@@ -19,13 +19,22 @@ make -s -C "$top/kernel" KVER="$kver" ${VM_KSRC:+KSRC="$VM_KSRC" BLOCK_INC="$VM_
 	{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
 ko=$top/kernel/build/anticipatory-$kver.ko
 
-# the kernel image and its modules: from /boot if installed, else the .deb
+# the kernel image and its modules: from /boot if installed, from
+# setup.sh's image of the chroot's kernel (7.x: linux-binary's vmlinuz
+# beside linux-modules' modules), else the .deb
+. "$top/kernel/chroot.conf"
+img=$(antic_image_dir "$kver")
 root=$work/image
 if [ -n "${VM_ROOT:-}" ]; then
 	# a kernel built here: VM_ROOT/boot/vmlinuz-KVER, VM_ROOT/lib/modules/KVER
 	vmlinuz=$VM_ROOT/boot/vmlinuz-$kver moddir=$VM_ROOT/lib/modules/$kver
 elif [ -f "/boot/vmlinuz-$kver" ] && [ -d "/lib/modules/$kver/kernel" ]; then
 	vmlinuz=/boot/vmlinuz-$kver moddir=/lib/modules/$kver
+elif [ -f "$img/usr/lib/modules/$kver/vmlinuz" ]; then
+	vmlinuz=$img/usr/lib/modules/$kver/vmlinuz moddir=$img/usr/lib/modules/$kver
+elif [ -d "$ANTIC_CHROOT/usr/src/linux-headers-$kver" ]; then
+	echo "vm: no image of $kver in $img; run 'sudo ./setup.sh'"
+	exit 1
 else
 	if [ ! -f "$root/boot/vmlinuz-$kver" ]; then
 		echo "vm: fetching linux-image-$kver"

@@ -155,8 +155,28 @@ t_nr_requests() {
 	old=$(cat $Q/nr_requests)
 	for n in 4 1024 $old; do
 		echo $n > $Q/nr_requests || { echo "nr_requests $n refused"; return 1; }
+		check_async_depth $n || return 1
 		t_fio_verify /dev/$D || return 1
 	done
+}
+
+# The async share: from 6.18, where shallow_depth counts all of a queue's
+# tags, 3/4 of nr_requests; before, 3/4 of one sbitmap word (at most 48
+# of 64 bits; a word keeps its size when nr_requests shrinks, so it may
+# exceed nr_requests).
+check_async_depth() {
+	c=/sys/kernel/debug/block/$D/sched/counters
+	[ -f $c ] || return 0	# no debugfs in this kernel
+	a=$(awk '$1 == "async_depth" { print $2 }' $c)
+	[ -n "$a" ] && [ "$a" -ge 1 ] || { echo "nr_requests $1: async_depth '$a'"; return 1; }
+	v=$(uname -r | cut -d- -f1)
+	maj=${v%%.*} min=${v#*.}; min=${min%%.*}
+	if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 18 ]; }; then
+		want=$(($1 * 3 / 4)); [ $want -ge 1 ] || want=1
+		[ "$a" = $want ] || { echo "nr_requests $1: async_depth $a, want $want"; return 1; }
+	else
+		[ "$a" -le 48 ] || { echo "nr_requests $1: async_depth $a, more than 3/4 of a word"; return 1; }
+	fi
 }
 
 # many short-lived readers while a writer streams: the exit paths

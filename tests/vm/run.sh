@@ -1,11 +1,12 @@
 #!/bin/sh
-# Boots each Debian LTS kernel under qemu (TCG) with anticipatory.ko and
+# Boots each kernel tests/vm/kernels.sh lists (Debian's LTS 6.1 and 6.12,
+# and its newest, 7.x) under qemu (TCG) with anticipatory.ko and
 # runs tests/vm/guest.sh inside; fails on any failed check and on any
 # oops, warning, BUG, hung task or lockup in the guest's kernel log (the
 # patterns in tests/vm/kernel-trouble.re, one line, used in the guest too,
 # plus any stack trace).
-# Usage: tests/vm/run.sh [KVER...]   (default: the newest installed 6.1
-# and 6.12 headers). Prints "N passed, N failed" last.
+# Usage: tests/vm/run.sh [KVER...]   (default: tests/vm/kernels.sh).
+# Prints "N passed, N failed" last.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=$top/build/vm
@@ -21,7 +22,7 @@ busybox --list 2>/dev/null | grep -qx poweroff || die "busybox is not the static
 
 if [ $# -eq 0 ]; then
 	set -- $("$top/tests/vm/kernels.sh")
-	[ $# -ge 2 ] || die "need linux-headers for both 6.1 and 6.12 (found: $*); run 'sudo ./setup.sh'"
+	[ $# -ge 3 ] || die "need linux-headers for 6.1, 6.12 and 7.x (found: $*); run 'sudo ./setup.sh'"
 fi
 
 total_p=0 total_f=0
