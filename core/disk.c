@@ -671,33 +671,37 @@ static bool pick_aged(struct pick *k)
 #define PICK_CREDIT_MAX (60ULL * ANTIC_NSEC_PER_SEC)
 
 /* Second pass: shortest positioning time, the older on a tie. */
+/* No wait to credit: a destage nobody is waiting for. */
+#define PICK_NO_WAIT (~0ULL)
+
+/*
+ * @since: the arrival whose wait is credited (the command's own; for a
+ * destage, that of the oldest write waiting for the room it makes).
+ */
 static void pick_pos(struct pick *k, const struct disk_cmd *c, int id,
-		     bool destage)
+		     bool destage, u64 since)
 {
 	u64 t;
 
-	if (destage) {	/* the drive's own write: no command overhead */
+	if (destage)	/* the drive's own write: no command overhead */
 		t = position_from(k->d, k->now, c->sector, c->nr, true) - k->now;
-	} else {
+	else
 		t = disk_position_time(k->d, k->now, c->sector, c->nr, c->write);
-		/*
-		 * Aged shortest access time first (Jacobson and Wilkes, HP
-		 * Labs 1991): a command's wait is credited against its
-		 * positioning time, ncq_age_weight per mille of it, so a far
-		 * command that has waited long enough wins before the hard
-		 * age limit. Scores are kept unsigned by an offset.
-		 */
-		if (k->d->p.ncq_age_weight && k->now > c->arrival) {
-			u64 credit = antic_div64((k->now - c->arrival) *
-						 k->d->p.ncq_age_weight, 1000);
+	/*
+	 * Aged shortest access time first (Jacobson and Wilkes, HP Labs
+	 * 1991): a wait is credited against positioning time,
+	 * ncq_age_weight per mille of it, so a far command that has waited
+	 * long enough wins before the hard age limit. Scores are kept
+	 * unsigned by an offset.
+	 */
+	if (k->d->p.ncq_age_weight && since != PICK_NO_WAIT && k->now > since) {
+		u64 credit = antic_div64((k->now - since) *
+					 k->d->p.ncq_age_weight, 1000);
 
-			t += PICK_CREDIT_MAX - antic_min64(credit, PICK_CREDIT_MAX);
-		} else {
-			t += PICK_CREDIT_MAX;
-		}
-	}
-	if (destage)
+		t += PICK_CREDIT_MAX - antic_min64(credit, PICK_CREDIT_MAX);
+	} else {
 		t += PICK_CREDIT_MAX;
+	}
 	if (k->best < 0 || t < k->best_t ||
 	    (t == k->best_t && c->arrival < k->best_arrival)) {
 		k->best = id;
@@ -720,7 +724,7 @@ unsigned int disk_pick(const struct disk_model *d, u64 now,
 	if (pick_aged(&k))
 		return (unsigned int)k.best;
 	for (i = 0; i < n; i++)
-		pick_pos(&k, cmds[i], (int)i, false);
+		pick_pos(&k, cmds[i], (int)i, false, cmds[i]->arrival);
 	return (unsigned int)k.best;
 }
 
@@ -837,7 +841,10 @@ bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
 	d->st.requests++;
 	d->st.sectors += c->nr;
 	d->st.absorbed++;
-	*done = now + (u64)d->p.overhead_us * 1000 + iface_ns(d, c->nr);
+	/* one link: writes taken together cross it one after another */
+	*done = antic_max64(now, d->iface_free) +
+		(u64)d->p.overhead_us * 1000 + iface_ns(d, c->nr);
+	d->iface_free = *done;
 	return true;
 }
 
@@ -874,12 +881,14 @@ int disk_start(struct disk_model *d, u64 now,
 	       const struct disk_cmd *const *cmds, unsigned int n, u64 *done)
 {
 	u32 window = (u32)antic_min64(d->ndirty, DISK_DESTAGE_WINDOW), j;
-	bool room_wanted = false, destage;
+	u64 age = (u64)d->p.ncq_age_ms * ANTIC_NSEC_PER_MSEC;
+	u64 room_since = PICK_NO_WAIT;	/* oldest write waiting for room */
+	bool destage, forced = false;
 	unsigned int i, ncmd = 0;
 	struct pick k;
 
 	/* the common case, one command and nothing cached: no choice */
-	if (n == 1 && !d->ndirty && !d->flush_pending) {
+	if (n == 1 && !d->ndirty && !d->flush_pending && !cacheable(d, cmds[0])) {
 		d->destage_run = 0;
 		*done = disk_service(d, now, cmds[0]->sector, cmds[0]->nr,
 				     cmds[0]->write);
@@ -889,29 +898,39 @@ int disk_start(struct disk_model *d, u64 now,
 	/* a FLUSH is not queued: the commands behind it wait for it */
 	for (i = 0; i < n && !d->flush_pending; i++) {
 		if (cacheable(d, cmds[i])) {
-			room_wanted = true;
+			room_since = antic_min64(room_since, cmds[i]->arrival);
 			continue;
 		}
 		pick_age(&k, cmds[i], (int)i);
 		ncmd++;
 	}
-	destage = d->ndirty && (d->flush_pending || !ncmd ||
-				(room_wanted &&
+	/*
+	 * A write waiting for room is served by destages: they carry its
+	 * wait, and once it is the oldest command past the age limit they
+	 * go first, whatever the burst count says.
+	 */
+	if (d->ndirty && room_since != PICK_NO_WAIT && age && now >= room_since &&
+	    now - room_since >= age &&
+	    (k.oldest < 0 || room_since <= k.oldest_arrival))
+		forced = true;
+	destage = d->ndirty && (d->flush_pending || !ncmd || forced ||
+				(room_since != PICK_NO_WAIT &&
 				 d->destage_run < DISK_DESTAGE_BURST));
 	if (!ncmd && !destage)
 		return DISK_IDLE;
-	/*
-	 * The age limit is the host's guarantee for its commands; cached data
-	 * has no one waiting on it (a FLUSH drains it all), so it never ages.
-	 */
-	if (ncmd + (destage ? window : 0) == 1)
+	if (forced)
+		ncmd = 0;	/* the commands wait this turn */
+	if (ncmd + (destage ? window : 0) == 1) {
 		k.best = ncmd ? k.oldest : (int)n;	/* nothing to choose */
-	else if (!pick_aged(&k)) {
-		for (i = 0; i < n && !d->flush_pending; i++)
+	} else if (forced || !pick_aged(&k)) {
+		k.best = -1;
+		for (i = 0; i < n && ncmd; i++)
 			if (!cacheable(d, cmds[i]))
-				pick_pos(&k, cmds[i], (int)i, false);
+				pick_pos(&k, cmds[i], (int)i, false,
+					 cmds[i]->arrival);
 		for (j = 0; destage && j < window; j++)
-			pick_pos(&k, &d->dirty[j].cmd, (int)(n + j), true);
+			pick_pos(&k, &d->dirty[j].cmd, (int)(n + j), true,
+				 room_since);
 	}
 	if (k.best >= (int)n) {
 		struct disk_cmd *c = &d->dirty[k.best - (int)n].cmd;

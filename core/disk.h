@@ -126,6 +126,7 @@ struct disk_model {
 	u32 destage_run;	/* destages in a row while a command waited */
 	u64 flush_seq;		/* a FLUSH waits for every seq <= this */
 	bool flush_pending;
+	u64 iface_free;		/* when the link is free for the next write */
 
 	u64 chan_free[DISK_MAX_CHANNELS];
 	struct disk_stats st;
@@ -190,7 +191,8 @@ bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
  * when no command needs the mechanism, when a write waits for room, or
  * for a FLUSH; a command waits for at most DISK_DESTAGE_BURST destages
  * in a row. Writes among @cmds are those the cache had no room for: they
- * wait until disk_absorb takes them (or a FLUSH has drained the cache).
+ * wait until disk_absorb takes them; destages carry their wait (the age
+ * credit, and the age limit once one of them is the oldest command).
  */
 #define DISK_DESTAGE (-1)
 #define DISK_IDLE (-2)

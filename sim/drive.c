@@ -125,8 +125,11 @@ void drive_start_next(struct sim *s)
 	uint64_t done;
 	int i;
 
-	/* the cache takes writes, and a FLUSH is issued, whatever the head does */
-	if (s->disk.ndirty && s->ndrive)
+	/*
+	 * The cache takes writes, and a FLUSH is issued, whatever the head
+	 * does; room may have come (an emptied cache too): waiting writes first.
+	 */
+	if (s->ndrive && s->disk.p.write_cache)
 		drive_absorb_waiting(s);
 	if (s->flushq)
 		drive_flush_start(s);
@@ -157,8 +160,12 @@ void drive_destage_done(struct sim *s)
 	drive_start_next(s);
 }
 
-/* A FLUSH for @ap's fsync of @file: it bypasses the scheduler, as in Linux. */
-int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file)
+/*
+ * A FLUSH for @ap's fsync of @file (@gen: which of the process's fsyncs):
+ * it bypasses the scheduler, as in Linux.
+ */
+int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file,
+		unsigned gen)
 {
 	struct sim_rq *rq = blk_alloc(s);
 
@@ -173,6 +180,7 @@ int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file)
 	rq->rq.add_time = s->now;
 	rq->kind = K_FLUSH;
 	rq->file = file;
+	rq->io = gen;
 	rq->absorbed = false;
 	rq->next_free = NULL;
 	drive_busy(s);

@@ -122,6 +122,7 @@ static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
 	p->fsync_file = fi;
 	p->fsync_pending = 0;
 	p->fsync_flush = FL_NONE;
+	p->fsync_gen++;
 	if (!f->pages)
 		return 0;
 	while ((n = write_run(s, fi, &cur, K_FSYNC, &p->ap, true)) > 0)
@@ -142,7 +143,7 @@ static int fsync_advance(struct sim *s, struct sim_proc *p)
 		return 1;
 	if (p->fsync_flush == FL_NONE) {
 		p->fsync_flush = FL_SENT;
-		if (drive_flush(s, &p->ap, p->fsync_file))
+		if (drive_flush(s, &p->ap, p->fsync_file, p->fsync_gen))
 			return -1;
 	}
 	return 0;
@@ -153,7 +154,12 @@ int job_flush_done(struct sim *s, struct sim_rq *rq)
 {
 	struct sim_proc *p = job_of(s, rq);
 
-	if (p)
+	/*
+	 * Only the FLUSH of the fsync under way ends it: an async job's write
+	 * completing mid-fsync starts another, which an older FLUSH does not
+	 * cover.
+	 */
+	if (p && rq->io == p->fsync_gen)
 		p->fsync_flush = FL_DONE;
 	return wake_waiters(s, rq->file);
 }

@@ -95,6 +95,7 @@ struct sim_proc {
 	uint64_t wait_lo, wait_hi, wait_file;
 	unsigned fsync_file, fsync_pending;
 	int fsync_flush;	/* FL_*: the FLUSH that ends an fsync */
+	unsigned fsync_gen;	/* which fsync: a FLUSH of an earlier one does not end it */
 	bool fsync_then_finish;
 	/* read-ahead state, in pages of the current file */
 	int64_t ra_start;
@@ -237,7 +238,8 @@ void drive_start_next(struct sim *s);
 void drive_remove(struct sim *s, struct sim_rq *rq);
 bool drive_has_room(const struct sim *s);
 bool drive_active(const struct sim *s);
-int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file);
+int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file,
+		unsigned gen);
 void drive_destage_done(struct sim *s);
 
 /* pagecache.c: page states, read-ahead, eviction */

@@ -983,8 +983,69 @@ static void test_fsync_flushes_write_cache(void)
 			(unsigned long long)nosync);
 }
 
+/* One job's bytes, by name, in a run of @text under noop. */
+static uint64_t noop_job_bytes(const char *text, const char *job, int dir,
+			       bool *timed_out)
+{
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+	uint64_t bytes = 0;
+	size_t i;
+
+	if (parse(text, &w, err)) {
+		fprintf(stderr, "  %s\n", err);
+		CHECK(!"parse failed");
+		return 0;
+	}
+	if (sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0) {
+		for (i = 0; i < r.nr_jobs; i++)
+			if (!strcmp(r.jobs[i].name, job))
+				bytes = r.jobs[i].io_bytes[dir];
+		*timed_out = r.timed_out;
+		CHECK(r.violations == 0);
+		sim_result_free(&r);
+	} else {
+		fprintf(stderr, "  %s\n", err);
+		CHECK(!"run failed");
+	}
+	workload_free(&w);
+	return bytes;
+}
+
+/*
+ * Writes the cache has no room for wait at the drive, and must get in:
+ * when the cache empties (a 512 KiB write behind a full 1 MiB cache once
+ * waited forever), and beside a reader whose requests are always nearer
+ * the head than any destage (the writer once stopped after one cache-full).
+ */
+static void test_write_cache_waiting_writes_progress(void)
+{
+	bool capped = true;
+	uint64_t b;
+
+	b = noop_job_bytes("; antic-sim: cache_mb=1\n; antic-sim: queue_depth=4\n"
+			   "[w]\nfilename=/dev/hddsim0\nioengine=libaio\ndirect=1\n"
+			   "rw=write\nbs=512k\niodepth=4\nsize=64m\n", "w", 1, &capped);
+	CHECK_EQ(b, 64ULL << 20);
+	CHECK(!capped);
+	b = noop_job_bytes("; antic-sim: cache_mb=4\n; antic-sim: queue_depth=32\n"
+			   "[r]\nfilename=/dev/hddsim0\nioengine=libaio\ndirect=1\n"
+			   "rw=read\nbs=64k\niodepth=8\nsize=4g\ntime_based\nruntime=10\n"
+			   "[w]\nfilename=/dev/hddsim0\nioengine=libaio\ndirect=1\n"
+			   "rw=randwrite\noffset=500g\nsize=100g\nbs=64k\niodepth=8\n"
+			   "time_based\nruntime=10\n", "w", 1, &capped);
+	/* three cache-fulls at least in 10 s; it used to stop after one */
+	CHECK(b > 12ULL << 20);
+	if (b <= 12ULL << 20)
+		fprintf(stderr, "  writer beside a reader: %llu bytes\n",
+			(unsigned long long)b);
+}
+
 void suite_sim(void)
 {
+	RUN(test_write_cache_waiting_writes_progress);
 	RUN(test_fsync_flushes_write_cache);
 	RUN(test_watchdog);
 	RUN(test_rw_buffered_no_hang);
