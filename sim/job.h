@@ -118,6 +118,8 @@ void workload_free(struct workload *w);
 int settings_apply(struct sim_settings *s, const char *name, const char *value,
 		   char *err, size_t errlen);
 
+/* jobopts.c: one job option; 0, 1 for an unknown name, -1 for a bad value */
+int job_option(struct job_spec *j, const char *k, const char *v);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);

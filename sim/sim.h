@@ -271,6 +271,10 @@ void wbt_dirty_sleep(struct sim *s);
 
 /* jobs.c: fio job processes */
 uint64_t rng_below(uint64_t *s, uint64_t n);
+double rng_exponential(uint64_t *rng);
+/* jobio.c: the (file, offset, length, direction) a job issues next; 0 when done */
+int job_next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
+		uint64_t *off, uint64_t *len, int *dir);
 struct sim_proc *job_of(struct sim *s, const struct sim_rq *rq);
 int job_wake(struct sim *s, struct sim_proc *p);
 void job_finish(struct sim *s, struct sim_proc *p);

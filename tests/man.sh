@@ -68,13 +68,13 @@ has() {
 has antic-sim.1 "options of antic-sim --help" $("$sim" --help | grep -oE -- '--[a-z][a-z_-]*' | sort -u)
 has antic-sim.1 "subcommands" replay convert
 # job options are job_option's strcmp(k, ...) names, their values strcmp(v, ...)
-has antic-sim.1 "job-file options (sim/jobfile.c)" \
-	$(grep -oE 'strcmp\(k, "[a-z_]+"\)' sim/jobfile.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
+has antic-sim.1 "job-file options (sim/jobfile.c, sim/jobopts.c)" \
+	$(grep -oE 'strcmp\(k, "[a-z_]+"\)' sim/jobfile.c sim/jobopts.c | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 # every word in quotes inside job_option: the option names and their values
 has antic-sim.1 "job-file options and values (job_option)" \
-	$(sed -n '/^static int job_option/,/^}/p' sim/jobfile.c | grep -oE '"[a-z][a-z_0-9]*"' | tr -d '"' | sort -u)
+	$(sed -n '/^int job_option/,/^}/p' sim/jobopts.c | grep -oE '"[a-z][a-z_0-9]*"' | tr -d '"' | sort -u)
 has antic-sim.1 "time units (parse_time)" \
-	$(sed -n '/^int parse_time/,/^}/p' sim/jobfile.c | grep -oE '\{ "[a-z]+"' | sed 's/{ "//;s/"//' | sort -u)
+	$(sed -n '/^int parse_time/,/^}/p' sim/jobopts.c | grep -oE '\{ "[a-z]+"' | sed 's/{ "//;s/"//' | sort -u)
 has antic-sim.1 "settings (sim/settings.c)" \
 	$( { grep -oE 'P\([a-z_]{2,},' sim/settings.c | sed 's/P(\(.*\),/\1/'
 	     grep -oE 'strcmp\([kv], "[a-z_]+"\)' sim/settings.c | sed 's/.*"\(.*\)".*/\1/'; } | sort -u)
