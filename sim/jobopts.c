@@ -156,6 +156,29 @@ static bool is_reporting(const char *k)
 	return false;
 }
 
+/*
+ * A value NAME[:ARG] (rw=read:8k, random_distribution=zipf:1.2): copies
+ * @v into @buf, splits it at the colon (*arg: what follows, or NULL) and
+ * returns NAME's index in @names, @n when it is none of them, or @n + 1
+ * when @v does not fit @buf.
+ */
+static size_t named_value(const char *v, const char *const *names, size_t n,
+			  char *buf, size_t size, char **arg)
+{
+	size_t i;
+
+	if (strlen(v) >= size)
+		return n + 1;
+	strcpy(buf, v);
+	*arg = strchr(buf, ':');
+	if (*arg)
+		*(*arg)++ = 0;
+	for (i = 0; i < n; i++)
+		if (!strcmp(buf, names[i]))
+			break;
+	return i;
+}
+
 /* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
 int job_option(struct job_spec *j, const char *k, const char *v)
 {
@@ -165,17 +188,10 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		static const char *const names[] = { "read", "write", "randread",
 			"randwrite", "rw", "randrw" };
 		char buf[32], *colon;
-		size_t i;
+		size_t i = named_value(v, names, 6, buf, sizeof(buf), &colon);
 
-		if (strlen(v) >= sizeof(buf))
+		if (i > 6)
 			return -1;
-		strcpy(buf, v);
-		colon = strchr(buf, ':');
-		if (colon)
-			*colon++ = 0;
-		for (i = 0; i < 6; i++)
-			if (!strcmp(buf, names[i]))
-				break;
 		if (i == 6 && !strcmp(buf, "readwrite"))
 			i = RW_RW;
 		if (i == 6)
@@ -381,18 +397,9 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 	} else if (!strcmp(k, "random_distribution")) {
 		static const char *const names[] = { "random", "zipf", "pareto", "normal" };
 		char buf[64], *colon, *end;
-		size_t i;
+		size_t i = named_value(v, names, 4, buf, sizeof(buf), &colon);
 
-		if (strlen(v) >= sizeof(buf))
-			return -1;
-		strcpy(buf, v);
-		colon = strchr(buf, ':');
-		if (colon)
-			*colon++ = 0;
-		for (i = 0; i < 4; i++)
-			if (!strcmp(buf, names[i]))
-				break;
-		if (i == 4 || (i && !colon) || (!i && colon))
+		if (i >= 4 || (i && !colon) || (!i && colon))
 			return -1;
 		j->dist = (int)i;
 		j->dist_arg = 0;
