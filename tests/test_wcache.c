@@ -184,6 +184,40 @@ static void test_flush_waits_for_earlier_writes(void)
 	}
 	CHECK_EQ(destaged, 20);
 	CHECK_EQ(d.dirty_sectors, 0);
+	/*
+	 * The last write before the FLUSH destaged last (the farthest; the
+	 * head rests at 0 on a fresh drive, the rest are next to it): the
+	 * FLUSH is pending until that one too is on the media, not one
+	 * destage early; a write taken after the FLUSH is not waited for.
+	 */
+	{
+		struct disk_model e;
+		struct disk_cmd near1 = wr(1000, 8, 0), near2 = wr(3000, 8, 0),
+				far = wr(1900000000, 8, 0), later = wr(2000, 8, 0);
+		u64 te = 0, seq;
+		u32 i2;
+
+		cached(&e, 16);
+		CHECK(disk_absorb(&e, 0, &near1, &done));
+		CHECK(disk_absorb(&e, 0, &near2, &done));
+		CHECK(disk_absorb(&e, 0, &far, &done));
+		CHECK(!disk_flush(&e, 0, &done));
+		seq = e.flush_seq;
+		CHECK(disk_absorb(&e, 0, &later, &done));
+		while (disk_flush_pending(&e) &&
+		       disk_start(&e, te, NULL, 0, &done) == DISK_DESTAGE) {
+			bool old_left = false;
+
+			te = done;
+			disk_destage_done(&e);
+			for (i2 = 0; i2 < e.ndirty; i2++)
+				old_left |= e.dirty[i2].seq <= seq;
+			CHECK(disk_flush_pending(&e) == old_left);
+		}
+		/* the far one went last of those before the FLUSH */
+		CHECK(!disk_flush_pending(&e));
+		CHECK(e.ndirty == 0 || e.dirty[0].cmd.sector == 2000);
+	}
 	/* an empty cache answers a FLUSH at once */
 	CHECK(disk_flush(&d, t, &done));
 	CHECK(done - t < MS);
@@ -325,7 +359,7 @@ static void test_random_calls(void)
 				flushing = false;
 			}
 		}
-		if (op == 0 && !flushing) {
+		if (op == 0) {	/* during a FLUSH too: it must not wait for these */
 			struct disk_cmd c = wr((x >> 8) % (d.p.capacity - 64),
 					       8 + (unsigned)(x % 56), t);
 
