@@ -803,8 +803,7 @@ static bool cache_on(const struct disk_model *d)
 	return d->p.write_cache && d->p.type == DISK_HDD;
 }
 
-/* A write the cache would take, were there room (not FUA, not too big). */
-static bool cacheable(const struct disk_model *d, const struct disk_cmd *c)
+bool disk_cacheable(const struct disk_model *d, const struct disk_cmd *c)
 {
 	return cache_on(d) && c->write && !c->fua &&
 	       c->nr <= disk_cache_sectors(d);
@@ -816,7 +815,7 @@ bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
 	struct disk_dirty *last = d->ndirty ? &d->dirty[d->ndirty - 1] : NULL;
 	bool merge;
 
-	if (!cacheable(d, c) ||
+	if (!disk_cacheable(d, c) ||
 	    d->dirty_sectors + c->nr > disk_cache_sectors(d))
 		return false;
 	/* a stream's next write extends its extent, unless a FLUSH holds it */
@@ -888,7 +887,7 @@ int disk_start(struct disk_model *d, u64 now,
 	struct pick k;
 
 	/* the common case, one command and nothing cached: no choice */
-	if (n == 1 && !d->ndirty && !d->flush_pending && !cacheable(d, cmds[0])) {
+	if (n == 1 && !d->ndirty && !d->flush_pending && !disk_cacheable(d, cmds[0])) {
 		d->destage_run = 0;
 		*done = disk_service(d, now, cmds[0]->sector, cmds[0]->nr,
 				     cmds[0]->write);
@@ -897,7 +896,7 @@ int disk_start(struct disk_model *d, u64 now,
 	pick_init(&k, d, now);
 	/* a FLUSH is not queued: the commands behind it wait for it */
 	for (i = 0; i < n && !d->flush_pending; i++) {
-		if (cacheable(d, cmds[i])) {
+		if (disk_cacheable(d, cmds[i])) {
 			room_since = antic_min64(room_since, cmds[i]->arrival);
 			continue;
 		}
@@ -925,7 +924,7 @@ int disk_start(struct disk_model *d, u64 now,
 	} else if (forced || !pick_aged(&k)) {
 		k.best = -1;
 		for (i = 0; i < n && ncmd; i++)
-			if (!cacheable(d, cmds[i]))
+			if (!disk_cacheable(d, cmds[i]))
 				pick_pos(&k, cmds[i], (int)i, false,
 					 cmds[i]->arrival);
 		for (j = 0; destage && j < window; j++)

@@ -181,6 +181,8 @@ unsigned int disk_pick(const struct disk_model *d, u64 now,
  */
 bool disk_absorb(struct disk_model *d, u64 now, const struct disk_cmd *c,
 		 u64 *done);
+/* A write the cache would take, were there room (cache on, not FUA, not too big). */
+bool disk_cacheable(const struct disk_model *d, const struct disk_cmd *c);
 /*
  * The mechanism is free at @now (now >= disk_busy_until()): it starts
  * its next operation and *done is when that ends. Returns the index of

@@ -82,23 +82,28 @@ void drive_submit(struct sim *s, struct sim_rq *rq)
 	drive_start_next(s);
 }
 
+/* Command @i leaves the drive's queue; the rest keep their (arrival) order. */
+static void drive_take(struct sim *s, unsigned i)
+{
+	for (s->ndrive--; i < s->ndrive; i++)
+		s->drive[i] = s->drive[i + 1];
+}
+
 /* Writes that waited for room in the cache, oldest first, while it has some. */
 static void drive_absorb_waiting(struct sim *s)
 {
-	unsigned i = 0, j;
+	unsigned i = 0;
 
 	while (i < s->ndrive) {
 		struct sim_rq *rq = cmd_rq(s->drive[i]);
 
-		if (!rq->cmd.write ||
-		    rq->cmd.nr > disk_cache_sectors(&s->disk)) {
+		if (!disk_cacheable(&s->disk, &rq->cmd)) {
 			i++;	/* the mechanism's, not the cache's */
 			continue;
 		}
 		if (!drive_absorb(s, rq))
 			return;	/* no room: the younger wait too */
-		for (s->ndrive--, j = i; j < s->ndrive; j++)
-			s->drive[j] = s->drive[j + 1];
+		drive_take(s, i);
 	}
 }
 
@@ -209,11 +214,9 @@ void drive_remove(struct sim *s, struct sim_rq *rq)
 		for (i = 0; i < s->ndrive; i++)
 			if (s->drive[i] == &rq->cmd)
 				break;
-		if (i < s->ndrive) {
-			/* the rest keep their order: disk_pick breaks ties by it */
-			for (s->ndrive--; i < s->ndrive; i++)
-				s->drive[i] = s->drive[i + 1];
-		}
+		/* the rest keep their order: disk_pick breaks ties by it */
+		if (i < s->ndrive)
+			drive_take(s, i);
 	}
 	drive_idle(s);
 	if (s->mech == rq)
