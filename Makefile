@@ -10,6 +10,9 @@ SIM_SRC := $(filter-out sim/main.c,$(sort $(wildcard sim/*.c)))
 # libFuzzer targets (tests/fuzz/fuzz_NAME.c); make check replays their corpora
 FUZZ_TARGETS := jobfile settings trace cmdline
 TEST_SRC := tests/harness.c $(sort $(wildcard tests/test_*.c))
+# whole-program optimisation for what is timed: the simulator's hot path
+# crosses files (engine, drive, blk, core), a tenth of its time in calls
+LTO := -flto=auto
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
@@ -21,7 +24,7 @@ build:
 	mkdir -p build
 
 $(BIN): $(CORE_SRC) $(SIM_SRC) sim/main.c $(wildcard core/*.h sim/*.h) | build
-	$(CC) $(WARN) $(CFLAGS) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
+	$(CC) $(WARN) $(CFLAGS) $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
 
 # core/ must stay freestanding: no libc headers, no floating point
 core-freestanding: | build
@@ -36,7 +39,7 @@ build/tests-san: $(CORE_SRC) $(SIM_SRC) $(TEST_SRC) $(wildcard core/*.h sim/*.h 
 	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $(CORE_SRC) $(SIM_SRC) $(TEST_SRC)
 
 build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
-	$(CC) $(WARN) -O2 -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
+	$(CC) $(WARN) -O2 $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
 
 demo: $(BIN)
 	$(BIN) examples/write-vs-read.fio

@@ -887,7 +887,8 @@ int disk_start(struct disk_model *d, u64 now,
 	struct pick k;
 
 	/* the common case, one command and nothing cached: no choice */
-	if (n == 1 && !d->ndirty && !d->flush_pending && !disk_cacheable(d, cmds[0])) {
+	if (n == 1 && !d->ndirty && !d->flush_pending &&
+	    (!cmds[0]->write || !disk_cacheable(d, cmds[0]))) {
 		d->destage_run = 0;
 		*done = disk_service(d, now, cmds[0]->sector, cmds[0]->nr,
 				     cmds[0]->write);

@@ -73,18 +73,21 @@ void drive_submit(struct sim *s, struct sim_rq *rq)
 					     rq->rq.nr_sectors, rq->rq.write);
 
 		s->drive[s->ndrive++] = &rq->cmd;
+		s->nqueued_writes += rq->rq.write;
 		event_push(s, done, EV_DONE, 0, rq);
 		return;
 	}
 	if (rq->rq.write && s->disk.p.write_cache && drive_absorb(s, rq))
 		return;
 	s->drive[s->ndrive++] = &rq->cmd;
+	s->nqueued_writes += rq->rq.write;
 	drive_start_next(s);
 }
 
 /* Command @i leaves the drive's queue; the rest keep their (arrival) order. */
 static void drive_take(struct sim *s, unsigned i)
 {
+	s->nqueued_writes -= s->drive[i]->write;
 	for (s->ndrive--; i < s->ndrive; i++)
 		s->drive[i] = s->drive[i + 1];
 }
@@ -134,7 +137,7 @@ void drive_start_next(struct sim *s)
 	 * The cache takes writes, and a FLUSH is issued, whatever the head
 	 * does; room may have come (an emptied cache too): waiting writes first.
 	 */
-	if (s->ndrive && s->disk.p.write_cache)
+	if (s->nqueued_writes && s->disk.p.write_cache)
 		drive_absorb_waiting(s);
 	if (s->flushq)
 		drive_flush_start(s);

@@ -129,6 +129,7 @@ struct event {
 /* wbt's state: its step and depth, this window's samples, the read it times */
 struct wbt {
 	uint64_t win;		/* start of the current window */
+	uint64_t window;	/* its length: wbt_window() at this step */
 	int step;
 	bool scaled_max;
 	bool blocked;		/* the flusher sleeps until wbt_may_wake */
@@ -172,6 +173,7 @@ struct sim {
 	/* commands at the drive (&rq->cmd), in the order they arrived */
 	const struct disk_cmd **drive;
 	unsigned ndrive;
+	unsigned nqueued_writes;	/* writes among drive[]: none, no cache to offer */
 	struct sim_rq *mech;	/* HDD: the one being served */
 	bool destaging;		/* HDD: the mechanism writes cached data */
 	unsigned nabsorbed;	/* writes the drive's cache took, not yet done */

@@ -92,6 +92,7 @@ static void wbt_calc_max(struct wbt *w)
 	if (qd <= 1) {
 		w->scaled_max = w->step <= 0;
 		w->max = w->step > 0 ? 1 : 2;
+		w->window = wbt_window(w);
 		return;
 	}
 	d = qd < WBT_DEFAULT ? qd : WBT_DEFAULT;
@@ -107,6 +108,7 @@ static void wbt_calc_max(struct wbt *w)
 		}
 	}
 	w->max = d;
+	w->window = wbt_window(w);	/* read per completion: kept, not computed */
 }
 
 void wbt_init(struct wbt *w, unsigned drive_depth)
@@ -215,7 +217,7 @@ static void wbt_tick(struct sim *s)
 {
 	unsigned n = 0;
 
-	while (s->now - s->wbt.win >= wbt_window(&s->wbt)) {
+	while (s->now - s->wbt.win >= s->wbt.window) {
 		wbt_window_end(&s->wbt, s->now,
 			       wbt_recent_wait(s) || s->flusher_inflight);
 		if (++n > 10)

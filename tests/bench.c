@@ -273,8 +273,10 @@ static int trace_bench(void)
 		if (!worst || best < worst)
 			worst = best;
 	}
-	printf("slowest replay: %.2f million requests per CPU second at best (target: at least 5)\n",
-	       worst / 1e6);
+	printf("slowest replay: %.2f million requests per CPU second at best\n", worst / 1e6);
+	/* issue 13's target: the richer disk model may not cost replay its speed */
+	printf("closed-loop replay: %.2f million requests per CPU second in the median round "
+	       "(target: at least 10)\n", median(cpu_rate[NCONF - 1], ROUNDS) / 1e6);
 	rc = 0;
 out:
 	snprintf(name, sizeof(name), "%s.blktrace.0", big);
