@@ -25,6 +25,9 @@ if [ "$stage" != test ]; then
 	for t in flex bison bc; do
 		command -v $t >/dev/null || { echo "debug-kernel: needs $t: apt-get install flex bison bc libelf-dev libssl-dev" >&2; exit 1; }
 	done
+	# objtool (x86's ORC unwinder) is built first and needs libelf's headers
+	[ -f /usr/include/gelf.h ] ||
+		{ echo "debug-kernel: needs libelf-dev (objtool): apt-get install libelf-dev" >&2; exit 1; }
 	t0=$(date +%s)
 	if [ ! -f "$src/Makefile" ]; then
 		[ -f "$tarball" ] ||
