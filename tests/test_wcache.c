@@ -332,6 +332,37 @@ static void test_stream_never_beats_media(void)
  * and writes served as commands, FLUSHes; every operation ends at or
  * after it starts, and a FLUSH never leaves anything older behind.
  */
+/*
+ * A write that continues the extent being destaged starts an extent of
+ * its own: the media operation under way carries only what it started
+ * with, so merging would let destage_done drop data never written.
+ */
+static void test_no_merge_into_destaging(void)
+{
+	struct disk_model d;
+	struct disk_cmd a = wr(1 << 20, 128, 0), b = wr((1 << 20) + 128, 128, 0);
+	u64 done, t;
+
+	cached(&d, 16);
+	CHECK(disk_absorb(&d, 0, &a, &done));
+	t = done;
+	CHECK_EQ(disk_start(&d, t, NULL, 0, &done), DISK_DESTAGE);
+	CHECK(disk_absorb(&d, t, &b, &t));
+	CHECK_EQ(d.ndirty, 2);
+	CHECK_EQ(d.dirty_sectors, 256);
+	check_books(&d);
+	disk_destage_done(&d);
+	/* what is left is b, whole, and it still needs the media */
+	CHECK_EQ(d.ndirty, 1);
+	CHECK_EQ(d.dirty[0].cmd.sector, b.sector);
+	CHECK_EQ(d.dirty_sectors, 128);
+	CHECK(!disk_flush(&d, done, &t));
+	CHECK_EQ(disk_start(&d, done, NULL, 0, &t), DISK_DESTAGE);
+	disk_destage_done(&d);
+	CHECK(!disk_flush_pending(&d));
+	CHECK_EQ(d.dirty_sectors, 0);
+}
+
 static void test_random_calls(void)
 {
 	struct disk_model d;
@@ -404,5 +435,6 @@ void suite_wcache(void)
 	RUN(test_flush_waits_for_earlier_writes);
 	RUN(test_read_waits_bounded_destages);
 	RUN(test_stream_never_beats_media);
+	RUN(test_no_merge_into_destaging);
 	RUN(test_random_calls);
 }
