@@ -4,7 +4,8 @@
 # tree's, runs them in alternation ROUNDS times (default 3), and prints
 # each side's closed-loop replay rate (median CPU column of the
 # "anticipatory closed" row) per round, then their medians and ranges.
-# Alternation spreads a shared machine's moods over both sides.
+# Alternation spreads a shared machine's moods over both sides. Both are
+# built by the working tree's bench.c, with the Makefile of their own tree.
 # Usage: bench/speed-ab.sh [REV] [ROUNDS]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +16,9 @@ make -s build/bench >/dev/null
 rm -rf "$old"
 git worktree add -q --detach "$old" "$rev"
 trap 'git -C "$top" worktree remove --force "$old"' EXIT
+# one harness for both: the working tree's bench.c and Makefile rule, so
+# that only the simulator differs (REV must have the same sim_run API)
+cp tests/bench.c "$old/tests/bench.c"
 make -s -C "$old" build/bench >/dev/null
 rate() {	# $1: a bench binary, run from its tree (the trace goes in build/)
 	(cd "$2" && "$1" | awk '/^anticipatory closed/ { print $4 }')
