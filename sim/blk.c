@@ -135,6 +135,8 @@ void blk_run_queue(struct sim *s)
 			s->r->max_sync_wait = s->now - rq->rq.add_time;
 		if (!rq->rq.write && s->now - rq->rq.add_time > s->r->max_read_wait)
 			s->r->max_read_wait = s->now - rq->rq.add_time;
+		if (!rq->rq.sync && s->now - rq->rq.add_time > s->r->max_async_wait)
+			s->r->max_async_wait = s->now - rq->rq.add_time;
 		wbt_issue(s, rq);
 		drive_submit(s, rq);
 	}

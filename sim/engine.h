@@ -37,6 +37,7 @@ struct sim_result {
 	uint64_t violations;
 	uint64_t max_sync_wait;	/* ns from add to dispatch, sync requests */
 	uint64_t max_read_wait;
+	uint64_t max_async_wait;	/* the same, async (buffered) writes */
 	bool timed_out;		/* max_time reached before the jobs ended */
 	struct as_counters as;
 	struct as_estimates est;

@@ -184,6 +184,7 @@ static void random_jobfile(uint64_t seed, char *buf, size_t len)
 static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
+	uint64_t worst_async = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -229,11 +230,29 @@ static void test_properties_random_workloads(void)
 						(unsigned long long)seed,
 						(unsigned long long)(r.max_sync_wait / 1000000));
 				CHECK(r.max_sync_wait <= bound);
+				/*
+				 * No write starves: it waits at most write_expire and the
+				 * once-per-write_expire look at its FIFO, one read batch
+				 * (the depth-32 rules keep it no longer than
+				 * read_batch_expire), one write batch, and the requests
+				 * ahead of it in the drive, as the reads above.
+				 */
+				bound = 2 * w.set.as.write_expire + w.set.as.read_batch_expire +
+					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
+				if (r.max_async_wait > bound)
+					fprintf(stderr, "  seed %llu: async wait %llu ms\n",
+						(unsigned long long)seed,
+						(unsigned long long)(r.max_async_wait / 1000000));
+				CHECK(r.max_async_wait <= bound);
+				if (r.max_async_wait > worst_async)
+					worst_async = r.max_async_wait;
 			}
 			sim_result_free(&r);
 		}
 		workload_free(&w);
 	}
+	/* the property is not empty: buffered writes were there to starve */
+	CHECK(worst_async > 0);
 }
 
 /*
