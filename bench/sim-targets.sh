@@ -2,13 +2,15 @@
 # sim-targets.sh - issue 15's simulator table: every example on each disk
 # and depth under the three policies, and anticipatory with each depth-32
 # rule switched off (the A/B), printed by bench/sim-targets.py.
-# Usage: bench/sim-targets.sh [OUTDIR]   (DISKS and DEPTHS from the environment)
+# Usage: bench/sim-targets.sh [OUTDIR]   (DISKS and DEPTHS from the environment;
+# BASE=path/to/another/antic-sim adds its anticipatory, e.g. main's, to compare)
 set -eu
 cd "$(dirname "$0")/.."
 SIM=build/antic-sim
 [ -x "$SIM" ] || { echo "sim-targets.sh: build $SIM first (make)" >&2; exit 1; }
 DISKS=${DISKS:-"st2000dm006 ide2003"}
 DEPTHS=${DEPTHS:-"32 1"}
+BASE=${BASE:-}
 OUT=${1:-build/sim-targets}
 rm -rf "$OUT.tmp"
 mkdir -p "$OUT.tmp"
@@ -29,6 +31,10 @@ for d in $DISKS; do
 				--set disk="$d" --set queue_depth="$q" --set antic_in_flight=0 \
 				--set write_bound=0 --set sync_write_expire=0 \
 				--output "$base-none.json" "$f"
+			if [ -n "$BASE" ]; then
+				"$BASE" --quiet --output-format json --scheduler anticipatory \
+					--set disk="$d" --set queue_depth="$q" --output "$base-base.json" "$f"
+			fi
 		done
 	done
 done
