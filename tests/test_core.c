@@ -1236,6 +1236,34 @@ static void test_sync_write_bounded_wait(void)
 	}
 }
 
+/*
+ * Rule 3 only turns the disk from P: when the elevator already leaves P
+ * for another process's request, that one goes first, in sector order.
+ */
+static void test_sync_write_waits_when_disk_moves_on(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q, r;
+	struct antic_rq *pr, *qr, *sw;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&r);
+	sw = mk(300000000, true, &r);
+	sw->write = true;
+	as_add(&as, sw, 0);
+	pr = mk(1000, true, &p);
+	as_add(&as, pr, 0);
+	CHECK(next(&as, 0) == pr);	/* P is being served */
+	qr = mk(1100, true, &q);	/* Q's read next to it */
+	as_add(&as, qr, 25 * MS);
+	as_complete(&as, pr, 25 * MS);
+	/* the write is overdue, but the elevator goes to Q anyway */
+	CHECK(next(&as, 30 * MS) == qr);
+	CHECK_EQ(as.cnt.sync_writes_early, 0);
+}
+
 static void test_chaos_host(void)
 {
 	static struct antic_rq rqs[64];
@@ -1396,4 +1424,5 @@ void suite_core(void)
 	RUN(test_write_bound_holds_and_lifts);
 	RUN(test_write_k_falls_and_rises);
 	RUN(test_sync_write_bounded_wait);
+	RUN(test_sync_write_waits_when_disk_moves_on);
 }
