@@ -11,17 +11,30 @@
  */
 #include "anticipatory.h"
 
+#define MS ANTIC_NSEC_PER_MSEC
 const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	/* anticipation beyond a second is never worth it; 0 turns it off */
-	{ "antic_expire", offsetof(struct as_tunables, antic_expire), 0, 1000 },
+	{ "antic_expire", offsetof(struct as_tunables, antic_expire), 0, 1000,
+	  MS },
 	/* a deadline or batch of 0 would starve the other direction or spin */
-	{ "read_expire", offsetof(struct as_tunables, read_expire), 1, 60000 },
-	{ "write_expire", offsetof(struct as_tunables, write_expire), 1, 60000 },
+	{ "read_expire", offsetof(struct as_tunables, read_expire), 1, 60000,
+	  MS },
+	{ "write_expire", offsetof(struct as_tunables, write_expire), 1, 60000,
+	  MS },
 	{ "read_batch_expire", offsetof(struct as_tunables, read_batch_expire),
-	  1, 60000 },
+	  1, 60000, MS },
 	{ "write_batch_expire", offsetof(struct as_tunables, write_batch_expire),
-	  1, 60000 },
+	  1, 60000, MS },
+	/* a switch: 0 gives AS's own rule back (a busy process is not waited on) */
+	{ "antic_in_flight", offsetof(struct as_tunables, antic_in_flight),
+	  0, 1, 1 },
+	/* a count of requests; no drive queues more than blk-mq's tags */
+	{ "write_bound", offsetof(struct as_tunables, write_bound), 0, 4096, 1 },
+	/* 0 turns it off: sync writes then wait for read_expire as reads do */
+	{ "sync_write_expire", offsetof(struct as_tunables, sync_write_expire),
+	  0, 60000, MS },
 };
+#undef MS
 
 #define AS_CNT(name, field, what) \
 	{ name, what, offsetof(struct as_counters, field) }
@@ -69,6 +82,18 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("seeks", seeks, "dispatches not contiguous with the last"),
 	AS_CNT("seek_sectors", seek_sectors, "total distance of those seeks"),
 	AS_CNT("back_seeks", back_seeks, "those seeks that went backwards"),
+	AS_CNT("waits_in_flight", waits_in_flight,
+	       "waits kept while the process's own requests were at the drive"),
+	AS_CNT("writes_held", writes_held,
+	       "times a write was held back: K writes at the drive, sync I/O about"),
+	AS_CNT("k_lowered", k_lowered, "times slow loaded reads lowered K"),
+	AS_CNT("k_raised", k_raised, "times fast loaded reads raised K"),
+	AS_CNT("write_k", write_k,
+	       "K now: the most writes at the drive while sync I/O is about"),
+	AS_CNT("write_k_min", write_k_min, "the lowest K has been"),
+	AS_CNT("write_k_max", write_k_max, "the highest K has been"),
+	AS_CNT("sync_writes_early", sync_writes_early,
+	       "another process's sync writes served at sync_write_expire"),
 };
 #undef AS_CNT
 
@@ -96,6 +121,9 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->write_expire = 250 * ANTIC_NSEC_PER_MSEC;
 	t->read_batch_expire = 500 * ANTIC_NSEC_PER_MSEC;
 	t->write_batch_expire = 125 * ANTIC_NSEC_PER_MSEC;
+	t->antic_in_flight = 1;
+	t->write_bound = 32;
+	t->sync_write_expire = 20 * ANTIC_NSEC_PER_MSEC;
 	as_fit_device(t, rotational);
 }
 
@@ -117,6 +145,9 @@ void as_init(struct as_sched *as, const struct as_tunables *t)
 		antic_queue_init(&as->q[d]);
 	as->batch_dir = ANTIC_SYNC;
 	as->write_batch_count = initial_write_batch(t);
+	as->write_k = AS_WRITE_K_START;
+	as->cnt.write_k = as->cnt.write_k_min = as->cnt.write_k_max =
+		as->write_k;
 }
 
 void as_set_tunables(struct as_sched *as, const struct as_tunables *t)
@@ -213,6 +244,158 @@ static bool close_to_head(const struct as_sched *as,
 	return dist <= seek_mean;
 }
 
+/* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
+
+/*
+ * The read batch has run its time (timed from its first completion) and
+ * writes wait for the disk: with none, a batch has nothing to yield to.
+ */
+static bool read_batch_over(const struct as_sched *as, u64 now)
+{
+	return as->batch_dir == ANTIC_SYNC && !as->new_batch &&
+	       !as->changed_batch && now > as->batch_expires &&
+	       !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+}
+
+/*
+ * Rule 1: P has requests at the drive and nothing of its own queued, and
+ * no sync request (@rq) could be served instead. With NCQ its read-ahead
+ * sits in the drive while the queue is empty; its completion brings P's
+ * next request, so giving the disk to writes now would only put them in
+ * front of it. Bounded by the read batch, as any wait is.
+ */
+static bool in_flight_keeps(const struct as_sched *as,
+			    const struct antic_proc *p,
+			    const struct antic_rq *rq, u64 now)
+{
+	return as->tun.antic_in_flight && p->nr_in_flight && !p->nr_queued &&
+	       !(rq && rq->sync) && !read_batch_over(as, now);
+}
+
+/* Sync I/O is about: queued, at the drive, or done within antic_expire. */
+static bool sync_active(const struct as_sched *as, u64 now)
+{
+	return !antic_queue_empty(&as->q[ANTIC_SYNC]) ||
+	       as->in_flight[ANTIC_SYNC] ||
+	       (as->have_sync_done &&
+		now < as->last_sync_done + as->tun.antic_expire);
+}
+
+static u32 write_k(const struct as_sched *as)
+{
+	return (u32)antic_min64(as->write_k, as->tun.write_bound);
+}
+
+/* Rule 2: may another write go to the drive now? Counts a hold as it starts. */
+static bool hold_write(struct as_sched *as, u64 now)
+{
+	if (!as->tun.write_bound || as->in_flight[ANTIC_ASYNC] < write_k(as) ||
+	    !sync_active(as, now))
+		return false;
+	if (!as->holding)
+		as->cnt.writes_held++;
+	as->holding = true;
+	return true;
+}
+
+/*
+ * The drain before a change of direction is over. Reads may start with
+ * up to K writes still at the drive (rule 2 allows K beside sync I/O);
+ * writes start only once every read is done. At depth 1 nothing is at
+ * the drive when dispatch is called, so this is AS's own full drain.
+ */
+static bool drained(const struct as_sched *as)
+{
+	if (!as->nr_dispatched)
+		return true;
+	return as->batch_dir == ANTIC_SYNC && as->tun.write_bound &&
+	       !as->in_flight[ANTIC_SYNC] &&
+	       as->in_flight[ANTIC_ASYNC] <= write_k(as);
+}
+
+static void set_write_k(struct as_sched *as, u32 k)
+{
+	as->write_k = k;
+	as->cnt.write_k = k;
+	if (k < as->cnt.write_k_min)
+		as->cnt.write_k_min = k;
+	if (k > as->cnt.write_k_max)
+		as->cnt.write_k_max = k;
+}
+
+/*
+ * Rule 2's tuning, at each read's completion. The base is the mean
+ * service time (dispatch to completion) of reads sent while no write was
+ * at the drive; reads sent beside writes feed a second mean. When that
+ * one runs well above the base (writes in the drive are delaying reads),
+ * K falls by one; when it stays near the base (the writes cost little, as
+ * with a write cache), K rises by one. Means rather than single samples,
+ * so that a drive-cache hit among media reads judges nothing.
+ */
+static void tune_write_k(struct as_sched *as, const struct antic_rq *rq,
+			 u64 now)
+{
+	u64 t = now - rq->dispatch_time;
+	u32 k = write_k(as);
+
+	if (!as->tun.write_bound || rq->write || rq->queue != ANTIC_SYNC)
+		return;
+	if (!rq->loaded) {
+		decay_sample(&as->base_samples, &as->base_total,
+			     &as->base_mean, t);
+		return;
+	}
+	if (!as->base_samples)
+		return;		/* nothing to judge against yet */
+	decay_sample(&as->loaded_samples, &as->loaded_total,
+		     &as->loaded_mean, t);
+	if (4 * as->loaded_mean > AS_K_SLOW_X4 * as->base_mean) {
+		if (k > 1) {
+			set_write_k(as, k - 1);
+			as->cnt.k_lowered++;
+		}
+	} else if (4 * as->loaded_mean < AS_K_FAST_X4 * as->base_mean) {
+		if (k < as->tun.write_bound) {
+			set_write_k(as, k + 1);
+			as->cnt.k_raised++;
+		}
+	}
+}
+
+/*
+ * Rule 3: the oldest sync write of a process other than P (the one being
+ * served) that has waited sync_write_expire, or NULL. Only while the
+ * disk would stay with P (@next, the elevator's choice, is P's, or there
+ * is none and P may be waited on), and at most once per
+ * sync_write_expire: once served, the elevator carries on from that
+ * write with its neighbours, so one is enough to turn to an fsync, and
+ * processes that all write sync I/O are not served in FIFO order.
+ * The sync FIFO is in arrival order, so the walk stops at the first
+ * request too young; it is also capped, so a long queue costs a bounded
+ * look.
+ */
+#define AS_SYNC_WRITE_LOOK 64
+static struct antic_rq *overdue_sync_write(const struct as_sched *as,
+					   const struct antic_rq *next,
+					   u64 now)
+{
+	u64 bound = as->tun.sync_write_expire;
+	struct antic_rq *rq = as->q[ANTIC_SYNC].fifo_head;
+	int n;
+
+	if (!bound || !as->antic_proc || (next && next->proc != as->antic_proc))
+		return NULL;
+	if (as->have_early && now < as->last_early + bound)
+		return NULL;
+	for (n = 0; rq && n < AS_SYNC_WRITE_LOOK; n++, rq = rq->fifo_next) {
+		if (rq->add_time + as->tun.sync_write_expire > now)
+			return NULL;
+		if (rq->write && rq->proc != as->antic_proc)
+			return rq;
+	}
+	return NULL;
+}
+
 /*
  * The reason the wait on P should end, or not (-1). @rq is a request that
  * might be served instead, or NULL. Pure apart from cooperation counting.
@@ -233,7 +416,7 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 	if (!as->antic_rq_done && others)
 		others--;	/* the request being waited on */
 	if (others)
-		return AS_END_BUSY;
+		return in_flight_keeps(as, p, rq, now) ? -1 : AS_END_BUSY;
 	if (rq && rq->sync && close_to_head(as, p, rq, now))
 		return AS_END_CLOSE;
 	if (p->exited)
@@ -294,10 +477,23 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 }
 
+/*
+ * A wait on requests at the drive (rule 1 keeps those going while P has
+ * several there) ends with the read batch; the timer is set for it.
+ */
+static bool wait_req_timed(const struct as_sched *as)
+{
+	return as->antic_state == AS_ANTIC_WAIT_REQ && as->tun.antic_in_flight &&
+	       as->batch_dir == ANTIC_SYNC && !as->new_batch &&
+	       !as->changed_batch && !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+}
+
 void as_handle_expiry(struct as_sched *as, u64 now)
 {
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
 		end_wait(as, AS_END_TIMEOUT);
+	else if (wait_req_timed(as) && now > as->batch_expires)
+		end_wait(as, AS_END_DEADLINE);
 }
 
 /*
@@ -380,6 +576,8 @@ static enum antic_verdict anticipate(struct as_sched *as, u64 now)
 {
 	if (as->antic_state == AS_ANTIC_OFF) {
 		as->cnt.antic_started++;
+		if (as->antic_proc->nr_in_flight > (as->antic_rq_done ? 0U : 1U))
+			as->cnt.waits_in_flight++;
 		if (as->antic_rq_done)
 			wait_next(as, now);
 		else
@@ -424,7 +622,8 @@ static void start_batch(struct as_sched *as, u64 now)
 	}
 }
 
-static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
+static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
+			     u64 now)
 {
 	int dir = rq->queue;
 
@@ -435,6 +634,10 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq)
 		rq->proc->nr_in_flight++;
 	}
 	as->nr_dispatched++;
+	as->holding = false;
+	rq->dispatch_time = now;
+	rq->loaded = as->in_flight[ANTIC_ASYNC] > 0;
+	as->in_flight[dir]++;
 	as->cnt.dispatched[dir]++;
 	if (dir == ANTIC_SYNC) {
 		/* in case we anticipate after this one */
@@ -471,7 +674,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 		return ANTIC_EMPTY;
 	}
 	if (as->changed_batch) {
-		if (as->nr_dispatched)
+		if (!drained(as))
 			return ANTIC_IDLE;	/* let the old direction drain */
 		if (!antic_queue_empty(&as->q[dir])) {
 			rq = as->q[dir].fifo_head;
@@ -492,10 +695,28 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 				rq = as->q[ANTIC_SYNC].fifo_head;
 				goto dispatch;
 			}
+		}
+		if (dir == ANTIC_SYNC) {
+			struct antic_rq *w = overdue_sync_write(as, rq, now);
+
+			if (w) {
+				/* rule 3: it has waited long enough for P */
+				if (waiting(as))
+					end_wait(as, AS_END_DEADLINE);
+				as->cnt.sync_writes_early++;
+				as->last_early = now;
+				as->have_early = true;
+				rq = w;
+				goto dispatch;
+			}
+		}
+		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
 			if (should_anticipate(as, rq, now))
 				return anticipate(as, now);
 		}
 		if (rq) {
+			if (dir == ANTIC_ASYNC && hold_write(as, now))
+				return ANTIC_IDLE;
 			if (check_fifo(as, dir, now))
 				rq = as->q[dir].fifo_head;
 			goto dispatch;
@@ -509,12 +730,12 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 								  ANTIC_ASYNC;
 	as->changed_batch = true;
 	as->last_check_fifo[as->batch_dir] = now;
-	if (as->nr_dispatched)
+	if (!drained(as))
 		return ANTIC_IDLE;
 	rq = as->q[as->batch_dir].fifo_head;
 	start_batch(as, now);
 dispatch:
-	move_to_dispatch(as, rq);
+	move_to_dispatch(as, rq, now);
 	*out = rq;
 	return ANTIC_DISPATCH;
 }
@@ -525,6 +746,13 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_DONE);
 	ANTIC_DEC(as->nr_dispatched);
+	ANTIC_DEC(as->in_flight[rq->queue]);
+	as->holding = false;	/* a slot is free: dispatch may decide again */
+	if (rq->queue == ANTIC_SYNC) {
+		as->last_sync_done = now;
+		as->have_sync_done = true;
+		tune_write_k(as, rq, now);
+	}
 	if (as->new_batch && as->batch_dir == rq->queue) {
 		/* the read batch really starts now; judge the write batch */
 		if (as->cnt.batches[ANTIC_ASYNC])
@@ -549,6 +777,8 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 void as_requeue(struct as_sched *as, struct antic_rq *rq)
 {
 	ANTIC_DEC(as->nr_dispatched);
+	ANTIC_DEC(as->in_flight[rq->queue]);
+	as->holding = false;
 	if (rq->proc)
 		ANTIC_DEC(rq->proc->nr_in_flight);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
@@ -617,14 +847,16 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (!as_queued(as) || waiting(as))
+	if (!as_queued(as) || waiting(as) || as->holding)
 		return false;
-	return !(as->changed_batch && as->nr_dispatched);
+	return !(as->changed_batch && !drained(as));
 }
 
 u64 as_get_expiry(const struct as_sched *as)
 {
-	return as->antic_state == AS_ANTIC_WAIT_NEXT ? wait_deadline(as) : 0;
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT)
+		return wait_deadline(as);
+	return wait_req_timed(as) ? as->batch_expires + 1 : 0;
 }
 
 void as_estimates(const struct as_sched *as, struct as_estimates *e)

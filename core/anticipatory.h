@@ -16,13 +16,32 @@
 #define AS_CLOSE_START 8192ULL
 #define AS_MAX_THINKTIME (20 * ANTIC_NSEC_PER_MSEC)
 
-/* Tunables, in ns. Names as the sysfs files (there in ms). */
+/* Where K, the write bound, starts before any read has been measured. */
+#define AS_WRITE_K_START 4
+/* A loaded read's mean this much above the base (per 4) lowers K, below raises it. */
+#define AS_K_SLOW_X4 6
+#define AS_K_FAST_X4 5
+
+/*
+ * Tunables, in ns, or counts where the table says so. Names as the sysfs
+ * files (there in ms or plain counts).
+ */
 struct as_tunables {
 	u64 antic_expire;
 	u64 read_expire;
 	u64 write_expire;
 	u64 read_batch_expire;
 	u64 write_batch_expire;
+	/*
+	 * The depth-32 rules (docs/architecture.md), each 0 for off: keep
+	 * the read batch while the process's own requests are in the drive
+	 * (1: on); the most writes K may allow in the drive while sync I/O
+	 * is about (a count); how long another process's sync write may
+	 * wait behind the process being served (ns).
+	 */
+	u64 antic_in_flight;
+	u64 write_bound;
+	u64 sync_write_expire;
 };
 
 /*
@@ -34,10 +53,11 @@ struct as_tunables {
 struct as_tunable_desc {
 	const char *name;
 	size_t off;		/* in struct as_tunables */
-	u32 min_ms, max_ms;
+	u32 min_ms, max_ms;	/* in the file's unit: ms, or a count */
+	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 5
+#define AS_NR_TUNABLES 8
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -72,6 +92,12 @@ struct as_counters {
 	u64 seeks;		/* dispatches not contiguous with the last */
 	u64 seek_sectors;	/* total distance of those */
 	u64 back_seeks;
+	/* the depth-32 rules */
+	u64 waits_in_flight;	/* waits kept while P's requests were at the drive */
+	u64 writes_held;	/* dispatch calls that held a write back (bound K) */
+	u64 k_lowered, k_raised;
+	u64 write_k, write_k_min, write_k_max;	/* K now, and its range so far */
+	u64 sync_writes_early;	/* another process's sync write served at its bound */
 };
 
 /*
@@ -85,7 +111,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 22
+#define AS_NR_COUNTERS 30
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -107,6 +133,7 @@ struct as_sched {
 	struct antic_queue q[ANTIC_NR_DIRS];
 	u64 seq;
 	u32 nr_dispatched;	/* at the drive, both directions */
+	u32 in_flight[ANTIC_NR_DIRS];	/* the same by class */
 
 	/* batches */
 	int batch_dir;
@@ -134,6 +161,21 @@ struct as_sched {
 	u64 new_ttime_total, new_ttime_mean;
 	u64 new_seek_total, new_seek_mean;
 	u32 exit_prob, exit_no_coop;
+
+	/*
+	 * The write bound: K, and read service times (dispatch to
+	 * completion) as 7/8-decayed means, of reads sent with no write at
+	 * the drive (the base) and with some (loaded).
+	 */
+	u32 write_k;
+	bool holding;		/* dispatch held a write back: has_work says no */
+	bool have_sync_done;
+	u64 last_sync_done;	/* ns: a sync request's last completion */
+	u32 base_samples, loaded_samples;
+	u64 base_total, base_mean;
+	u64 loaded_total, loaded_mean;
+	bool have_early;
+	u64 last_early;		/* ns: rule 3's last early sync write */
 
 	struct as_counters cnt;
 };

@@ -57,6 +57,8 @@ struct antic_rq {
 	u64 seq;		/* arrival order, tie-break in the sorted set */
 	u64 add_time;
 	u64 fifo_time;		/* deadline */
+	u64 dispatch_time;
+	bool loaded;		/* dispatched while async writes were at the drive */
 	struct antic_node node;
 	struct antic_rq *fifo_prev, *fifo_next;
 	u8 queue;		/* which of the policy's queues holds it */

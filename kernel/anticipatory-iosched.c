@@ -497,7 +497,10 @@ static bool asmq_bio_merge(struct request_queue *q, struct bio *bio,
 	return merged;
 }
 
-/* ---- sysfs: tunables in ms, as the original scheduler had them ---- */
+/*
+ * ---- sysfs: tunables in ms, as the original scheduler had them, and
+ * the depth-32 rules' counts (the table's scale says which) ----
+ */
 
 /*
  * Each file finds its tunable in core's table by the file's own name, so
@@ -513,7 +516,7 @@ static ssize_t asmq_tunable_show(struct elevator_queue *e, char *page,
 	if (!d)
 		return -EINVAL;
 	v = (const u64 *)((const char *)&ad->as.tun + d->off);
-	return sysfs_emit(page, "%llu\n", div_u64(READ_ONCE(*v), NSEC_PER_MSEC));
+	return sysfs_emit(page, "%llu\n", div_u64(READ_ONCE(*v), d->scale));
 }
 
 static ssize_t asmq_tunable_store(struct elevator_queue *e, const char *page,
@@ -533,7 +536,7 @@ static ssize_t asmq_tunable_store(struct elevator_queue *e, const char *page,
 		return -EINVAL;
 	spin_lock_irqsave(&ad->lock, flags);
 	t = ad->as.tun;
-	*(u64 *)((char *)&t + d->off) = (u64)ms * NSEC_PER_MSEC;
+	*(u64 *)((char *)&t + d->off) = (u64)ms * d->scale;
 	as_set_tunables(&ad->as, &t);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	return count;
@@ -554,6 +557,9 @@ ASMQ_TUNABLE(read_expire)
 ASMQ_TUNABLE(write_expire)
 ASMQ_TUNABLE(read_batch_expire)
 ASMQ_TUNABLE(write_batch_expire)
+ASMQ_TUNABLE(antic_in_flight)
+ASMQ_TUNABLE(write_bound)
+ASMQ_TUNABLE(sync_write_expire)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -582,6 +588,9 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(write_expire),
 	ASMQ_ATTR_RW(read_batch_expire),
 	ASMQ_ATTR_RW(write_batch_expire),
+	ASMQ_ATTR_RW(antic_in_flight),
+	ASMQ_ATTR_RW(write_bound),
+	ASMQ_ATTR_RW(sync_write_expire),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };
@@ -589,6 +598,27 @@ static struct elv_fs_entry asmq_attrs[] = {
 /* ---- debugfs: what the scheduler has been doing ---- */
 
 #ifdef CONFIG_BLK_DEBUG_FS
+/*
+ * The depth-32 rules' state beside their counters (writes_held, write_k
+ * and its range, sync_writes_early are in core's counter table): the
+ * drive's share of each class and whether dispatch holds writes now.
+ */
+static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
+{
+	u32 in_sync, in_async;
+	bool holding;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ad->lock, flags);
+	in_sync = ad->as.in_flight[ANTIC_SYNC];
+	in_async = ad->as.in_flight[ANTIC_ASYNC];
+	holding = ad->as.holding;
+	spin_unlock_irqrestore(&ad->lock, flags);
+	seq_printf(m, "in_flight_sync %u\n", in_sync);
+	seq_printf(m, "in_flight_async %u\n", in_async);
+	seq_printf(m, "holding_writes %d\n", holding);
+}
+
 static int asmq_counters_show(void *data, struct seq_file *m)
 {
 	struct request_queue *q = data;
@@ -617,6 +647,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	seq_printf(m, "nr_dispatched %u\n", nr_dispatched);
 	seq_printf(m, "changed_batch %d\n", changed_batch);
 	seq_printf(m, "batch_dir %d\n", batch_dir);
+	asmq_rules_show(ad, m);
 	/* what limit_depth gives async requests (kcompat.h: its unit moved in 6.18) */
 	seq_printf(m, "async_depth %u\n", async_depth);
 	return 0;

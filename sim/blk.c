@@ -119,6 +119,35 @@ static void blk_arm_timer(struct sim *s)
 	}
 }
 
+/*
+ * Rule 2 of anticipatory (write_bound), checked from here rather than
+ * trusted: a write sent while sync I/O is about must leave at most K
+ * writes at the drive. The counts are the host's, not core's.
+ */
+static void audit_write_bound(struct sim *s, const struct sim_rq *rq)
+{
+	const struct as_sched *as = &s->u.as;
+	uint64_t k;
+	bool sync_about;
+
+	if (rq->rq.sync) {
+		s->audit_sync++;
+		return;
+	}
+	s->audit_async++;
+	if (s->pol != POL_AS || !as->tun.write_bound)
+		return;
+	sync_about = s->audit_sync || !antic_queue_empty(&as->q[ANTIC_SYNC]) ||
+		     (s->audit_have_sync_done &&
+		      s->now < s->audit_sync_done + as->tun.antic_expire);
+	if (!sync_about)
+		return;
+	k = as->write_k < as->tun.write_bound ? as->write_k : as->tun.write_bound;
+	s->r->bound_checks++;
+	if (s->audit_async > k)
+		s->r->bound_exceeded++;
+}
+
 /* Dispatch from the policy while the drive has room. */
 void blk_run_queue(struct sim *s)
 {
@@ -135,6 +164,9 @@ void blk_run_queue(struct sim *s)
 			s->r->max_sync_wait = s->now - rq->rq.add_time;
 		if (!rq->rq.write && s->now - rq->rq.add_time > s->r->max_read_wait)
 			s->r->max_read_wait = s->now - rq->rq.add_time;
+		if (!rq->rq.sync && s->now - rq->rq.add_time > s->r->max_async_wait)
+			s->r->max_async_wait = s->now - rq->rq.add_time;
+		audit_write_bound(s, rq);
 		wbt_issue(s, rq);
 		drive_submit(s, rq);
 	}
@@ -150,6 +182,14 @@ void blk_complete(struct sim *s, struct sim_rq *rq)
 	if (rq->rq.state != ANTIC_RQ_DISPATCHED)
 		s->r->violations++;
 	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
+	if (rq->rq.sync) {
+		if (s->audit_sync)
+			s->audit_sync--;
+		s->audit_sync_done = s->now;
+		s->audit_have_sync_done = true;
+	} else if (s->audit_async) {
+		s->audit_async--;
+	}
 	s->ops->complete(s->sched, &rq->rq, s->now);
 	if (rq->rq.state != ANTIC_RQ_DONE)
 		s->r->violations++;

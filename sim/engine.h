@@ -37,6 +37,13 @@ struct sim_result {
 	uint64_t violations;
 	uint64_t max_sync_wait;	/* ns from add to dispatch, sync requests */
 	uint64_t max_read_wait;
+	uint64_t max_async_wait;	/* the same, async (buffered) writes */
+	/*
+	 * Anticipatory's write bound, audited from the host's side: writes
+	 * sent while sync I/O was about (queued, at the drive, or done within
+	 * antic_expire), and those that left more than K at the drive.
+	 */
+	uint64_t bound_checks, bound_exceeded;
 	bool timed_out;		/* max_time reached before the jobs ended */
 	struct as_counters as;
 	struct as_estimates est;

@@ -106,15 +106,16 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 			return seterr(err, errlen, "seed: want an unsigned integer, got '%s'", v);
 		return 0;
 	}
-	/* AS tunables, in ms and in the ranges the kernel module's sysfs files take */
+	/* AS tunables, in ms or counts and in the ranges the kernel module's sysfs files take */
 	{
 		const struct as_tunable_desc *d = as_tunable_find(k);
 
 		if (d) {
-			if (ms_value(v, d->max_ms, &x) || x < (uint64_t)d->min_ms * ANTIC_NSEC_PER_MSEC)
-				return seterr(err, errlen, "%s: want milliseconds %u..%u, got '%s'", k,
+			if (parse_uint(v, d->max_ms, &x) || x < d->min_ms)
+				return seterr(err, errlen, "%s: want %s %u..%u, got '%s'", k,
+					      d->scale == 1 ? "a count" : "milliseconds",
 					      d->min_ms, d->max_ms, v);
-			*(uint64_t *)((char *)&s->as + d->off) = x;
+			*(uint64_t *)((char *)&s->as + d->off) = x * d->scale;
 			if (d->off == offsetof(struct as_tunables, antic_expire))
 				s->as_explicit_antic = true;
 			return 0;

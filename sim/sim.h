@@ -198,6 +198,10 @@ struct sim {
 	unsigned flusher_inflight;
 	bool flushing;
 	struct antic_proc flusher;
+	/* the write-bound audit's own view of the drive (blk.c) */
+	unsigned audit_sync, audit_async;
+	uint64_t audit_sync_done;
+	bool audit_have_sync_done;
 	unsigned jobs_left;
 	bool stop;
 	const struct sim_options *o;

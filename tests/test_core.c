@@ -159,6 +159,8 @@ static void test_batch_turnaround_drains(void)
 	struct antic_rq *r1, *r2, *w1, *w2;
 
 	fresh(&as);
+	/* AS's own full drain: rule 2 lets reads start beside K writes */
+	as.tun.write_bound = 0;
 	w1 = mk(900000, false, NULL);
 	w2 = mk(800000, false, NULL);	/* nearer, but later in the FIFO */
 	as_add(&as, w1, 0);
@@ -1000,6 +1002,268 @@ static void test_requeue_ends_wait(void)
  * wait with a timer, and has_work saying no).
  */
 #define CHAOS_PROCS 6
+/* ---- the depth-32 rules (issue 15) ---- */
+
+/*
+ * A read batch that has run once, with its time counted from 10 ms: the
+ * state every rule below starts from (the initial batch counts as long
+ * expired).
+ */
+static void read_batch_at_10ms(struct as_sched *as)
+{
+	struct antic_rq *w0 = mk(900000000, false, NULL);
+	struct antic_rq *r0 = mk(100, true, NULL);
+
+	as_add(as, w0, 0);
+	as_add(as, r0, 0);
+	CHECK(next(as, 1) == w0);	/* the initial batch is over: writes */
+	as_complete(as, w0, 1 * MS);
+	CHECK(next(as, 1 * MS) == r0);	/* nothing more to write: reads */
+	CHECK_EQ(as->batch_dir, ANTIC_SYNC);
+	as_complete(as, r0, 10 * MS);	/* the read batch runs to 510 ms */
+}
+
+/* Rule 1: P's reads at the drive keep the read batch; off, writes take over. */
+static void test_in_flight_reads_keep_batch(void)
+{
+	int on;
+
+	for (on = 0; on <= 1; on++) {
+		struct as_sched as;
+		struct antic_proc p;
+		struct antic_rq *r1, *r2, *r3, *w, *rq;
+
+		fresh(&as);
+		as.tun.antic_in_flight = (u64)on;
+		read_batch_at_10ms(&as);
+		antic_proc_init(&p);
+		r1 = mk(1000, true, &p);
+		r2 = mk(1008, true, &p);	/* read-ahead: two at the drive */
+		as_add(&as, r1, 11 * MS);
+		as_add(&as, r2, 11 * MS);
+		CHECK(next(&as, 11 * MS) == r1);
+		CHECK(next(&as, 11 * MS) == r2);
+		w = mk(500000000, false, NULL);
+		as_add(&as, w, 12 * MS);
+		CHECK(as_dispatch(&as, 12 * MS, &rq) == ANTIC_IDLE && !rq);
+		if (!on) {
+			/* AS's rule: P is busy, the batch goes to the writes */
+			CHECK_EQ(as.cnt.antic_declined[AS_END_BUSY], 1);
+			CHECK_EQ(as.batch_dir, ANTIC_ASYNC);
+			continue;
+		}
+		CHECK_EQ(as.batch_dir, ANTIC_SYNC);
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_REQ);
+		CHECK_EQ(as.cnt.waits_in_flight, 1);
+		CHECK(!as_has_work(&as));
+		/* bounded by the read batch: the timer is set for its end */
+		CHECK_EQ(as_get_expiry(&as), 510 * MS + 1);
+		as_complete(&as, r1, 20 * MS);
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_REQ);	/* r2 still out */
+		r3 = mk(1016, true, &p);
+		as_add(&as, r3, 21 * MS);	/* its completion brought the next */
+		CHECK(next(&as, 21 * MS) == r3);
+		CHECK_EQ(as.cnt.antic_end[AS_END_OWN], 1);
+		/* past the batch's end the timer ends the wait; writes go */
+		CHECK(as_dispatch(&as, 22 * MS, &rq) == ANTIC_IDLE);
+		as_handle_expiry(&as, 511 * MS);
+		CHECK_EQ(as.cnt.antic_end[AS_END_DEADLINE], 1);
+		CHECK(as_dispatch(&as, 511 * MS, &rq) == ANTIC_IDLE);
+		CHECK_EQ(as.batch_dir, ANTIC_ASYNC);	/* draining P's reads */
+		as_complete(&as, r2, 512 * MS);
+		as_complete(&as, r3, 513 * MS);
+		CHECK(next(&as, 513 * MS) == w);
+	}
+}
+
+/* Rule 2: at most K writes at the drive while sync I/O is about; all after. */
+static void test_write_bound_holds_and_lifts(void)
+{
+	struct as_sched as;
+	struct antic_rq *r0, *w[8], *rq;
+	u32 k;
+	int i;
+
+	fresh(&as);
+	k = as.write_k;
+	CHECK(k >= 1 && k < 8);
+	r0 = mk(100, true, NULL);
+	as_add(&as, r0, 0);
+	CHECK(next(&as, 0) == r0);
+	as_complete(&as, r0, 1 * MS);	/* sync I/O about until 1 + antic_expire */
+	for (i = 0; i < 8; i++) {
+		w[i] = mk(1000000 + 1000 * (u64)i, false, NULL);
+		as_add(&as, w[i], 2 * MS);
+	}
+	for (i = 0; i < (int)k; i++)
+		CHECK(next(&as, 2 * MS) == w[i]);
+	CHECK(as_dispatch(&as, 2 * MS, &rq) == ANTIC_IDLE && !rq);
+	CHECK_EQ(as.cnt.writes_held, 1);
+	CHECK(!as_has_work(&as));	/* no busy loop: a completion reruns */
+	CHECK_EQ(as.in_flight[ANTIC_ASYNC], k);
+	as_complete(&as, w[0], 3 * MS);
+	CHECK(as_has_work(&as));
+	CHECK(next(&as, 3 * MS) == w[k]);
+	CHECK(as_dispatch(&as, 3 * MS, &rq) == ANTIC_IDLE);
+	CHECK_EQ(as.cnt.writes_held, 2);
+	/* the window after the last read is over: the full depth */
+	as_complete(&as, w[1], 10 * MS);
+	for (i = (int)k + 1; i < 8; i++)
+		CHECK(next(&as, 10 * MS) == w[i]);
+	CHECK_EQ(as.in_flight[ANTIC_ASYNC], 8 - 2);
+	CHECK_EQ(as.cnt.writes_held, 2);
+
+	/* off: nothing held even with a read queued */
+	fresh(&as);
+	as.tun.write_bound = 0;
+	r0 = mk(100, true, NULL);
+	as_add(&as, r0, 0);
+	CHECK(next(&as, 0) == r0);
+	as_complete(&as, r0, 1 * MS);
+	for (i = 0; i < 8; i++) {
+		w[i] = mk(1000000 + 1000 * (u64)i, false, NULL);
+		as_add(&as, w[i], 2 * MS);
+	}
+	for (i = 0; i < 8; i++)
+		CHECK(next(&as, 2 * MS) == w[i]);
+	CHECK_EQ(as.cnt.writes_held, 0);
+}
+
+/*
+ * Rule 2's tuning: reads that start beside writes (a read batch begins
+ * while up to K writes are still at the drive) and take much longer than
+ * reads alone lower K; when they take about as long, K rises.
+ */
+static void test_write_k_falls_and_rises(void)
+{
+	struct as_sched as;
+	struct antic_rq *r, *w1, *w2, *rq;
+	u64 now;
+	u32 k0;
+	int i;
+
+	fresh(&as);
+	k0 = as.write_k;
+	/* the base: reads alone take 10 ms */
+	for (i = 0, now = 0; i < 4; i++) {
+		r = mk(100 + 8 * (u64)i, true, NULL);
+		as_add(&as, r, now);
+		CHECK(next(&as, now) == r);
+		now += 10 * MS;
+		as_complete(&as, r, now);
+	}
+	CHECK(as.base_samples > 0);
+	w1 = mk(800000000, false, NULL);
+	w2 = mk(800001000, false, NULL);
+	as_add(&as, w1, now);
+	as_add(&as, w2, now);
+	CHECK(next(&as, now) == w1);
+	CHECK(next(&as, now) == w2);
+	/* a read arrives; the write batch ends; it starts beside w1 and w2 */
+	r = mk(5000, true, NULL);
+	as_add(&as, r, now + 1 * MS);
+	now += 200 * MS;
+	CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH && rq == r);
+	CHECK(r->loaded);
+	now += 40 * MS;		/* four times the base */
+	as_complete(&as, r, now);
+	CHECK_EQ(as.cnt.k_lowered, 1);
+	CHECK_EQ(as.write_k, k0 - 1);
+	CHECK_EQ(as.cnt.write_k_min, k0 - 1);
+	/* then reads beside the writes as fast as alone: K climbs back */
+	for (i = 0; i < 40 && as.write_k < k0; i++) {
+		r = mk(6000 + 8 * (u64)i, true, NULL);
+		as_add(&as, r, now);
+		CHECK(next(&as, now) == r);
+		CHECK(r->loaded);
+		now += 10 * MS;
+		as_complete(&as, r, now);
+	}
+	CHECK(as.cnt.k_raised > 0);
+	CHECK_EQ(as.write_k, k0);
+	CHECK_EQ(as.cnt.write_k, k0);
+}
+
+/*
+ * Rule 3: another process's sync write (fsync) is served within
+ * sync_write_expire plus one request, not when the FIFO expires, beside a
+ * streamer that always has its next request queued.
+ */
+static void test_sync_write_bounded_wait(void)
+{
+	int on;
+
+	for (on = 0; on <= 1; on++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *sw, *rq;
+		u64 now, served = 0;
+		u64 sector = 1000;
+		int i;
+
+		fresh(&as);
+		if (!on)
+			as.tun.sync_write_expire = 0;
+		antic_proc_init(&p);
+		antic_proc_init(&q);
+		as_add(&as, mk(sector, true, &p), 0);
+		sector += 8;
+		as_add(&as, mk(sector, true, &p), 0);
+		sector += 8;
+		sw = mk(300000000, true, &q);
+		sw->write = true;
+		as_add(&as, sw, 0);
+		for (i = 0, now = 0; i < 120 && !served; i++) {
+			CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
+			if (rq == sw) {
+				served = now;
+				break;
+			}
+			as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
+			sector += 8;
+			now += 2 * MS;
+			as_complete(&as, rq, now);
+		}
+		CHECK(served > 0);
+		if (on) {
+			CHECK(served <= as.tun.sync_write_expire + 2 * MS);
+			CHECK_EQ(as.cnt.sync_writes_early, 1);
+		} else {
+			CHECK(served >= as.tun.read_expire);
+			CHECK_EQ(as.cnt.sync_writes_early, 0);
+		}
+		used = 0;
+	}
+}
+
+/*
+ * Rule 3 only turns the disk from P: when the elevator already leaves P
+ * for another process's request, that one goes first, in sector order.
+ */
+static void test_sync_write_waits_when_disk_moves_on(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q, r;
+	struct antic_rq *pr, *qr, *sw;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&r);
+	sw = mk(300000000, true, &r);
+	sw->write = true;
+	as_add(&as, sw, 0);
+	pr = mk(1000, true, &p);
+	as_add(&as, pr, 0);
+	CHECK(next(&as, 0) == pr);	/* P is being served */
+	qr = mk(1100, true, &q);	/* Q's read next to it */
+	as_add(&as, qr, 25 * MS);
+	as_complete(&as, pr, 25 * MS);
+	/* the write is overdue, but the elevator goes to Q anyway */
+	CHECK(next(&as, 30 * MS) == qr);
+	CHECK_EQ(as.cnt.sync_writes_early, 0);
+}
+
 static void test_chaos_host(void)
 {
 	static struct antic_rq rqs[64];
@@ -1008,7 +1272,9 @@ static void test_chaos_host(void)
 	u64 x = 88172645463325252ULL, now = 0;
 	struct as_tunables t;
 	struct as_sched as;
-	int step, i, bad_count = 0, stalls = 0;
+	int step, i, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
+	u64 last_sync_done = 0;
+	bool have_sync_done = false;
 
 	as_default_tunables(&t, true);
 	as_init(&as, &t);
@@ -1044,14 +1310,40 @@ static void test_chaos_host(void)
 		} else if (op < 65) {	/* the drive asks for work */
 			for (i = 0; i < 64; i++)
 				n += where[i] == 2;
-			if (n < depth && as_dispatch(&as, now, &out) == ANTIC_DISPATCH)
+			if (n < depth && as_dispatch(&as, now, &out) == ANTIC_DISPATCH) {
+				bool sync_about = false;
+				int writes = 0;
+
 				where[out - rqs] = 2;
+				/*
+				 * Rule 2, judged from the host's own view: a write sent
+				 * while sync I/O is queued, at the drive or done within
+				 * antic_expire leaves at most K writes there.
+				 */
+				for (i = 0; i < 64; i++) {
+					if (where[i] && rqs[i].sync && &rqs[i] != out)
+						sync_about = true;
+					if (where[i] == 2 && !rqs[i].sync)
+						writes++;
+				}
+				if (have_sync_done && now < last_sync_done + t.antic_expire)
+					sync_about = true;
+				if (!out->sync && sync_about && t.write_bound) {
+					bounded++;
+					if ((u64)writes > antic_min64(as.write_k, t.write_bound))
+						over_bound++;
+				}
+			}
 		} else if (op < 85) {	/* a completion */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
 				;
 			if (i < 64) {
 				as_complete(&as, &rqs[i], now);
 				where[i] = 0;
+				if (rqs[i].sync) {
+					last_sync_done = now;
+					have_sync_done = true;
+				}
 			}
 		} else if (op < 88) {	/* a requeue: given back, added again */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -1079,6 +1371,9 @@ static void test_chaos_host(void)
 		} else {		/* sysfs */
 			t.antic_expire = (x >> 12) % 4 * 3 * ANTIC_NSEC_PER_MSEC;
 			t.read_batch_expire = (1 + (x >> 14) % 600) * ANTIC_NSEC_PER_MSEC;
+			t.write_bound = (x >> 24) % 4;	/* 0: rule 2 off */
+			t.antic_in_flight = (x >> 26) & 1;
+			t.sync_write_expire = (x >> 27) % 3 * 10 * ANTIC_NSEC_PER_MSEC;
 			as_set_tunables(&as, &t);
 		}
 		for (i = 0, n = 0; i < 64; i++)
@@ -1091,6 +1386,8 @@ static void test_chaos_host(void)
 	}
 	CHECK_EQ(bad_count, 0);
 	CHECK_EQ(stalls, 0);
+	CHECK_EQ(over_bound, 0);
+	CHECK(bounded > 100);	/* the bound was put to the test */
 }
 
 void suite_core(void)
@@ -1123,4 +1420,9 @@ void suite_core(void)
 	RUN(test_noop_fifo);
 	RUN(test_chaos_host);
 	RUN(test_requeue_ends_wait);
+	RUN(test_in_flight_reads_keep_batch);
+	RUN(test_write_bound_holds_and_lifts);
+	RUN(test_write_k_falls_and_rises);
+	RUN(test_sync_write_bounded_wait);
+	RUN(test_sync_write_waits_when_disk_moves_on);
 }

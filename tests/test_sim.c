@@ -184,6 +184,7 @@ static void random_jobfile(uint64_t seed, char *buf, size_t len)
 static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
+	uint64_t worst_async = 0, bound_checks = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -229,11 +230,33 @@ static void test_properties_random_workloads(void)
 						(unsigned long long)seed,
 						(unsigned long long)(r.max_sync_wait / 1000000));
 				CHECK(r.max_sync_wait <= bound);
+				/*
+				 * No write starves: it waits at most write_expire and the
+				 * once-per-write_expire look at its FIFO, one read batch
+				 * (the depth-32 rules keep it no longer than
+				 * read_batch_expire), one write batch, and the requests
+				 * ahead of it in the drive, as the reads above.
+				 */
+				bound = 2 * w.set.as.write_expire + w.set.as.read_batch_expire +
+					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
+				if (r.max_async_wait > bound)
+					fprintf(stderr, "  seed %llu: async wait %llu ms\n",
+						(unsigned long long)seed,
+						(unsigned long long)(r.max_async_wait / 1000000));
+				CHECK(r.max_async_wait <= bound);
+				if (r.max_async_wait > worst_async)
+					worst_async = r.max_async_wait;
+				/* rule 2: never more than K writes at the drive beside sync I/O */
+				CHECK_EQ(r.bound_exceeded, 0);
+				bound_checks += r.bound_checks;
 			}
 			sim_result_free(&r);
 		}
 		workload_free(&w);
 	}
+	/* the property is not empty: buffered writes were there to starve */
+	CHECK(worst_async > 0);
+	CHECK(bound_checks > 0);	/* writes were sent beside sync I/O at depth 4 */
 }
 
 /*
@@ -249,6 +272,9 @@ static void test_tunable_extremes(void)
 		{ "write_expire", { "1", "2", "60000" } },
 		{ "read_batch_expire", { "1", "2", "60000" } },
 		{ "write_batch_expire", { "1", "2", "60000" } },
+		{ "antic_in_flight", { "0", "1", "1" } },
+		{ "write_bound", { "0", "1", "4096" } },
+		{ "sync_write_expire", { "0", "1", "60000" } },
 		{ "dl_read_expire", { "0", "1", "3600000" } },
 		{ "dl_write_expire", { "0", "1", "3600000" } },
 		{ "writes_starved", { "0", "1", "1048576" } },
@@ -268,6 +294,12 @@ static void test_tunable_extremes(void)
 		CHECK(strstr(err, "read_expire: want milliseconds 1..60000"));
 		CHECK(settings_apply(&st, "antic_expire", "1001", err, sizeof(err)) == -1);
 		CHECK(settings_apply(&st, "write_batch_expire", "60001", err, sizeof(err)) == -1);
+		CHECK(settings_apply(&st, "antic_in_flight", "2", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "antic_in_flight: want a count 0..1"));
+		CHECK(settings_apply(&st, "write_bound", "4097", err, sizeof(err)) == -1);
+		CHECK(settings_apply(&st, "sync_write_expire", "60001", err, sizeof(err)) == -1);
+		CHECK(settings_apply(&st, "write_bound", "7", err, sizeof(err)) == 0);
+		CHECK_EQ(st.as.write_bound, 7);	/* a count, not ms */
 		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);
 	}
 	for (t = 0; t < sizeof(tun) / sizeof(tun[0]); t++) {
@@ -275,7 +307,7 @@ static void test_tunable_extremes(void)
 			for (seed = 100; seed < 104; seed++) {
 				struct workload w;
 				struct sim_result r;
-				enum sim_policy pol = t < 5 ? POL_AS : POL_DEADLINE;
+				enum sim_policy pol = t < 8 ? POL_AS : POL_DEADLINE;
 
 				random_jobfile(seed, text, sizeof(text));
 				if (parse(text, &w, err)) {
@@ -559,6 +591,42 @@ static void test_wbt_throttled_writer_full_depth(void)
 	CHECK(r.as.dispatched[ANTIC_ASYNC] > 12 * r.as.batches[ANTIC_ASYNC]);
 	sim_result_free(&r);
 	workload_free(&w);
+}
+
+/*
+ * Rule 2 audited by the host on the workloads it is for: at depth 32 a
+ * write sent while sync I/O is about never leaves more than K writes at
+ * the drive, on a write-through disk (where K falls to 1) and on one
+ * with a write cache; and the audit had writes to judge.
+ */
+static void test_write_bound_audit(void)
+{
+	static const char *const files[] = { "examples/write-vs-read.fio",
+					     "examples/random-vs-write.fio" };
+	static const char *const disks[] = { "ide2003", "st2000dm006" };
+	size_t f, d;
+
+	for (f = 0; f < 2; f++) {
+		for (d = 0; d < 2; d++) {
+			struct workload w;
+			struct sim_options o = { 0 };
+			struct sim_result r;
+			char err[512];
+
+			if (jobfile_load(files[f], &w, err, sizeof(err))) {
+				CHECK(!"example did not load");
+				continue;
+			}
+			CHECK(settings_apply(&w.set, "disk", disks[d], err, sizeof(err)) == 0);
+			CHECK(settings_apply(&w.set, "queue_depth", "32", err, sizeof(err)) == 0);
+			CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+			CHECK(r.bound_checks > 0);
+			CHECK_EQ(r.bound_exceeded, 0);
+			CHECK(r.as.writes_held > 0);
+			sim_result_free(&r);
+			workload_free(&w);
+		}
+	}
 }
 
 /* A file larger than memory read twice comes from the disk twice. */
@@ -1054,6 +1122,7 @@ void suite_sim(void)
 	RUN(test_readahead_two_windows);
 	RUN(test_sequential_hint_doubles_readahead);
 	RUN(test_wbt_rules);
+	RUN(test_write_bound_audit);
 	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);

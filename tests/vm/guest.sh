@@ -46,6 +46,8 @@ t_defaults() {
 	[ "$(cat $T/antic_expire)" = $want ] || { echo "antic_expire $(cat $T/antic_expire), want $want"; return 1; }
 	[ "$(cat $T/read_expire)" = 125 ] && [ "$(cat $T/write_expire)" = 250 ] &&
 		[ "$(cat $T/read_batch_expire)" = 500 ] && [ "$(cat $T/write_batch_expire)" = 125 ] &&
+		[ "$(cat $T/antic_in_flight)" = 1 ] && [ "$(cat $T/write_bound)" = 32 ] &&
+		[ "$(cat $T/sync_write_expire)" = 20 ] &&
 		grep -q "exit probability" $T/est_time
 }
 
@@ -467,6 +469,44 @@ t_stress() {
 	[ $hs_rc = 0 ]
 }
 
+# The depth-32 rules (issue 15) on the depth-32 disk: their tunables take
+# exactly their ranges; a buffered writer, a buffered reader and O_DIRECT
+# writes run with K at 1, at its default and with the bound off; at the
+# end nothing is queued, in flight or held, and K is inside its range.
+t_rules_depth32() {
+	d=hddsim1
+	t=/sys/block/$d/queue/iosched
+	c=/sys/kernel/debug/block/$d/sched/counters
+	echo anticipatory > /sys/block/$d/queue/scheduler || return 1
+	for bad in 2 -1 abc ""; do
+		echo "$bad" > $t/antic_in_flight 2>/dev/null && { echo "antic_in_flight took '$bad'"; return 1; }
+	done
+	echo 4097 > $t/write_bound 2>/dev/null && { echo "write_bound took 4097"; return 1; }
+	echo 60001 > $t/sync_write_expire 2>/dev/null && { echo "sync_write_expire took 60001"; return 1; }
+	[ "$(cat $t/antic_in_flight)" = 1 ] && [ "$(cat $t/write_bound)" = 32 ] &&
+		[ "$(cat $t/sync_write_expire)" = 20 ] || { echo "a refused value changed a rule"; return 1; }
+	for wb in 1 32 0; do
+		echo $wb > $t/write_bound || return 1
+		dd if=/dev/zero of=/dev/$d bs=1M count=48 seek=$((2048 + wb * 64)) conv=fsync 2>/dev/null &
+		w=$!
+		dd if=/dev/$d of=/dev/null bs=128k count=160 skip=$((100 + wb * 1000)) 2>/dev/null ||
+			{ kill $w; wait $w; return 1; }
+		dd if=/dev/zero of=/dev/$d bs=64k count=32 seek=$((20000 + wb * 100)) oflag=direct 2>/dev/null ||
+			{ kill $w; wait $w; return 1; }
+		wait $w || return 1
+	done
+	echo 0 > $t/antic_in_flight && echo 0 > $t/sync_write_expire || return 1
+	t_fio_verify_small /dev/$d || return 1
+	echo 1 > $t/antic_in_flight && echo 32 > $t/write_bound && echo 20 > $t/sync_write_expire || return 1
+	[ -f $c ] || return 0	# no debugfs in this kernel
+	tr '\n' ' ' < $c; echo
+	awk '{ v[$1] = $2 }
+		END { exit !(v["queued"] == 0 && v["nr_dispatched"] == 0 &&
+			v["in_flight_sync"] == 0 && v["in_flight_async"] == 0 &&
+			v["holding_writes"] == 0 && v["write_k_min"] >= 1 &&
+			v["write_k_min"] <= v["write_k"] && v["write_k"] <= v["write_k_max"]) }' $c
+}
+
 t_hddsim_unload() {
 	for d in hddsim0 hddsim1 hddsim2; do echo mq-deadline > /sys/block/$d/queue/scheduler; done
 	rmmod hddsim && ! grep -q hddsim /proc/devices
@@ -504,6 +544,7 @@ echo "vm: hddsim timing: $(cat /tmp/out | tail -n 1)"
 echo "vm: hddsim $(grep '^lateness' /tmp/out | tail -n 1)"
 run hddsim-faults t_hddsim_faults
 run hddsim-depth t_hddsim_depth
+run rules-depth32 t_rules_depth32
 run hddsim-unload t_hddsim_unload
 run stress t_stress
 grep '^stress: ' /tmp/out | sed 's/^/vm: /'

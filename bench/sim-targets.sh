@@ -1,0 +1,43 @@
+#!/bin/sh
+# sim-targets.sh - issue 15's simulator table: every example on each disk
+# and depth under the three policies, and anticipatory with each depth-32
+# rule switched off (the A/B), printed by bench/sim-targets.py.
+# Usage: bench/sim-targets.sh [OUTDIR]   (DISKS and DEPTHS from the environment;
+# BASE=path/to/another/antic-sim adds its anticipatory, e.g. main's, to compare)
+set -eu
+cd "$(dirname "$0")/.."
+SIM=build/antic-sim
+[ -x "$SIM" ] || { echo "sim-targets.sh: build $SIM first (make)" >&2; exit 1; }
+DISKS=${DISKS:-"st2000dm006 ide2003"}
+DEPTHS=${DEPTHS:-"32 1"}
+BASE=${BASE:-}
+OUT=${1:-build/sim-targets}
+rm -rf "$OUT.tmp"
+mkdir -p "$OUT.tmp"
+for d in $DISKS; do
+	for q in $DEPTHS; do
+		for f in examples/*.fio; do
+			e=$(basename "$f" .fio)
+			base="$OUT.tmp/$d-q$q-$e"
+			"$SIM" --quiet --output-format json --set disk="$d" --set queue_depth="$q" \
+				--output "$base-all.json" "$f"
+			for v in no-inflight:antic_in_flight=0 no-bound:write_bound=0 \
+				no-syncw:sync_write_expire=0; do
+				"$SIM" --quiet --output-format json --scheduler anticipatory \
+					--set disk="$d" --set queue_depth="$q" --set "${v#*:}" \
+					--output "$base-${v%%:*}.json" "$f"
+			done
+			"$SIM" --quiet --output-format json --scheduler anticipatory \
+				--set disk="$d" --set queue_depth="$q" --set antic_in_flight=0 \
+				--set write_bound=0 --set sync_write_expire=0 \
+				--output "$base-none.json" "$f"
+			if [ -n "$BASE" ]; then
+				"$BASE" --quiet --output-format json --scheduler anticipatory \
+					--set disk="$d" --set queue_depth="$q" --output "$base-base.json" "$f"
+			fi
+		done
+	done
+done
+rm -rf "$OUT"
+mv "$OUT.tmp" "$OUT"
+exec python3 bench/sim-targets.py "$OUT" examples
