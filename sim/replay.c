@@ -6,6 +6,7 @@
  */
 #include "sim.h"
 #include "pidmap.h"
+#include "replay-rule.h"
 
 /*
  * Records read from the trace but not yet issued wait in their process's
@@ -35,9 +36,9 @@ struct replay_proc {
 	struct antic_proc ap;
 	uint32_t pid;
 	int head, tail;
-	unsigned outstanding;
-	uint64_t last_issue, last_done, last_t, first;
-	bool any, timer, exited;
+	struct replay_chain c;	/* what replay-rule.h decides from */
+	uint64_t first;
+	bool timer, exited;
 };
 
 struct replay_io {
@@ -164,11 +165,11 @@ static int replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, boo
 	li = rp->free_live;
 	rp->free_live = rp->live[li].next;
 	rp->live[li] = (struct replay_io){ s->now, (uint64_t)nr * 512, 0, pi, write, -1 };
-	if (!p->any)
+	if (!p->c.any)
 		p->first = s->now;
-	p->any = true;
-	p->outstanding++;
-	p->last_issue = s->now;
+	p->c.any = true;
+	p->c.outstanding++;
+	p->c.last_issue = s->now;
 	return blk_submit_split(s, K_TRACE, &p->ap, (unsigned)li, sector, nr,
 				write, sync, &rp->live[li].pieces);
 }
@@ -184,27 +185,11 @@ static int replay_try(struct sim *s, int pi)
 
 	while (p->head >= 0 && !p->timer) {
 		struct replay_node *n = &rp->nodes[p->head];
-		uint64_t t, at = n->t;
+		uint64_t t;
 		int h;
 
-		if (!p->any) {
-			t = at;
-		} else if (!n->sync) {
-			t = at > p->last_issue ? at : p->last_issue;	/* async: as recorded */
-		} else if (n->dep == TD_OVERLAP) {
-			t = p->last_issue + n->wait;
-		} else {
-			if (p->outstanding)
-				return 0;	/* waits for the previous one to complete */
-			if (n->dep == TD_AFTER_DONE) {
-				t = p->last_done + n->wait;
-			} else {
-				/* no completions recorded: its gap, and not before the last completes */
-				t = p->last_issue + n->wait;
-				if (t < p->last_done)
-					t = p->last_done;
-			}
-		}
+		if (!replay_when(&p->c, n->t, n->wait, n->sync, n->dep, &t))
+			return 0;	/* waits for the previous one to complete */
 		if (t > s->now) {
 			p->timer = true;
 			return event_push(s, t, EV_TWAKE, pi, NULL);
@@ -228,7 +213,7 @@ static void replay_exit_if_idle(struct sim *s, int pi)
 {
 	struct replay_proc *p = s->rp->procs[pi];
 
-	if (s->rp->eof && !p->exited && p->head < 0 && !p->outstanding && !p->timer) {
+	if (s->rp->eof && !p->exited && p->head < 0 && !p->c.outstanding && !p->timer) {
 		p->exited = true;
 		s->ops->proc_exit(s->sched, &p->ap, s->now);
 	}
@@ -274,15 +259,13 @@ static int replay_pull(struct sim *s)
 		rp->free_node = n->next;
 		at = replay_scale(rp, rec.t);
 		n->t = at;
-		n->wait = rec.dep == TD_AFTER_DONE ? replay_scale(rp, rec.think) :
-			  at - (p->last_t < at ? p->last_t : at);
+		n->wait = replay_wait(&p->c, rec.dep, at, replay_scale(rp, rec.think));
 		n->sector = rec.sector;
 		n->nr = rec.nr;
 		n->write = rec.write;
 		n->sync = rec.sync;
 		n->dep = rec.dep;
 		n->next = -1;
-		p->last_t = at;
 		if (p->tail >= 0)
 			rp->nodes[p->tail].next = ni;
 		else
@@ -336,8 +319,8 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 	j->runtime = s->now - p->first;
 	l->next = rp->free_live;
 	rp->free_live = (int)rq->io;
-	p->outstanding--;
-	p->last_done = s->now;
+	p->c.outstanding--;
+	p->c.last_done = s->now;
 	if (rp->spec->closed && (replay_try(s, pi) || replay_pull(s)))
 		return -1;
 	replay_exit_if_idle(s, pi);

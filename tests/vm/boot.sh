@@ -4,7 +4,8 @@
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
 # VM_PROGS (more host programs for the guest), VM_EXTRA_KO (more modules,
-# e.g. variants of the scheduler to compare in one boot) change it; VM_ROOT and
+# e.g. variants of the scheduler to compare in one boot), VM_DISK (an image
+# whose copy, grown to 512 MiB, is the virtio disk) change it; VM_ROOT and
 # VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
 set -eu
 kver=$1 cache=$2
@@ -96,6 +97,7 @@ chmod +x "$ir/init"
 
 disk=$work/disk.img
 rm -f "$disk"
+[ -z "${VM_DISK:-}" ] || cp "$VM_DISK" "$disk"
 truncate -s 512M "$disk"
 
 echo "vm: booting $kver"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# bench/replay-startup against a file: a hand-made trace of two processes
+# (tests/replay-startup/chain.blkparse) must keep each process's chain (a
+# request recorded after a completion waits for the replayed completion
+# plus its think time; one recorded beside an outstanding one does not
+# wait), run the processes side by side, and refuse bad input by file and
+# line. Prints "N passed, N failed" last.
+cd "$(dirname "$0")/.."
+dir=tests/replay-startup
+bin=${REPLAY_STARTUP:-build/replay-startup}
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+# O_DIRECT needs a real file system: tmpfs may not take it
+out=$(mktemp -d -p build rs.XXXXXX) || { echo "0 passed, 1 failed"; exit 1; }
+trap 'rm -rf "$out"' EXIT
+dd if=/dev/zero of="$out/target" bs=1M count=128 status=none
+if "$bin" --log "$out/log" "$out/target" $dir/chain.blkparse > "$out/stdout" 2> "$out/stderr" &&
+	grep -q '^STARTUP-REPLAY time_ms=' "$out/stdout"; then
+	ok "replays the chains"
+else
+	cat "$out/stderr"; ko "replays the chains"
+fi
+# the figures, from the summary line and the per-request log
+python3 - "$out/stdout" "$out/log" > "$out/checks" 2>&1 <<'PY'
+import sys
+summary = dict(kv.split("=") for kv in open(sys.argv[1]).read().split()[1:])
+recs = {}
+for line in open(sys.argv[2]):
+    if line.startswith("#"):
+        continue
+    pid, i, issue, done, sector, nr, dep, wait = map(int, line.split())
+    recs.setdefault(pid, []).append((i, issue, done, dep, wait))
+t = float(summary["time_ms"])
+checks = []
+# process 100 thinks 1 + 200 + 100 ms after completions, 200 thinks 300 ms
+checks.append(("at least the longest chain's think times", t >= 301))
+# one after the other they would take over 600 ms
+checks.append(("processes run side by side", t < 450))
+checks.append(("every request replayed", summary["requests"] == "7"
+               and sum(len(v) for v in recs.values()) == 7))
+late = []
+early = False
+for pid, rs in recs.items():
+    rs.sort()
+    for k, (i, issue, done, dep, wait) in enumerate(rs):
+        prev_done = max((r[2] for r in rs[:k]), default=0)
+        if dep == 1 and issue < prev_done + wait:
+            late.append((pid, i))
+        if dep == 2 and k and issue < rs[k - 1][2]:
+            early = True
+checks.append(("a request after a completion waits for it and its think time", rs and not late))
+checks.append(("a request recorded beside an outstanding one goes out beside it", early))
+for name, good in checks:
+    print("%s %s" % ("PASS" if good else "FAIL", name))
+PY
+cat "$out/checks"
+pass=$((pass + $(grep -c '^PASS' "$out/checks"))) fail=$((fail + $(grep -c '^FAIL' "$out/checks")))
+grep -q '^PASS' "$out/checks" || ko "log checks ran"
+
+# bad input: an error naming the file, the line and the field; nothing replayed
+expect_error() {	# NAME PATTERN ARGS...
+	name=$1 pat=$2
+	shift 2
+	if "$bin" "$@" > "$out/e.out" 2> "$out/e.err"; then
+		ko "$name: exit 0"
+	elif grep -q "$pat" "$out/e.err" && ! grep -q STARTUP-REPLAY "$out/e.out"; then
+		ok "$name"
+	else
+		cat "$out/e.err"; ko "$name"
+	fi
+}
+expect_error "a malformed line" "bad.blkparse:2: time:" "$out/target" $dir/bad.blkparse
+expect_error "a write without --writes" "write.blkparse:3: action: a write" "$out/target" $dir/write.blkparse
+truncate -s 1M "$out/small"
+expect_error "a request beyond the target" "chain.blkparse:1: sector: 0 + 16384 is beyond" "$out/small" $dir/chain.blkparse
+expect_error "a missing target" "nonexistent" "$out/nonexistent" $dir/chain.blkparse
+expect_error "a bad --time-scale" "time-scale" --time-scale 0 "$out/target" $dir/chain.blkparse
+if "$bin" --writes "$out/target" $dir/write.blkparse > "$out/w.out" 2>&1 && grep -q 'requests=2' "$out/w.out"; then
+	ok "--writes replays writes"
+else
+	cat "$out/w.out"; ko "--writes replays writes"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
