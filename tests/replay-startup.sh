@@ -4,7 +4,8 @@
 # request recorded after a completion waits for the replayed completion
 # plus its think time; one recorded beside an outstanding one does not
 # wait), run the processes side by side, and refuse bad input by file and
-# line. Prints "N passed, N failed" last.
+# line; and antic-sim replay's background load (--jobs, --start). Prints
+# "N passed, N failed" last.
 cd "$(dirname "$0")/.."
 dir=tests/replay-startup
 bin=${REPLAY_STARTUP:-build/replay-startup}
@@ -81,5 +82,40 @@ if "$bin" --writes "$out/target" $dir/write.blkparse > "$out/w.out" 2>&1 && grep
 else
 	cat "$out/w.out"; ko "--writes replays writes"
 fi
+
+# antic-sim's side: replay --jobs runs a background load beside the trace,
+# --start delays the trace, and the run ends with the trace's last completion
+sim=${ANTIC_SIM:-build/antic-sim}
+if "$sim" replay --quiet --output-format json --scheduler noop --set disk=ide2003 \
+	--start 2s --jobs bench/jobs/startup-5r5w-seq.fio $dir/chain.blkparse > "$out/sim.json" 2> "$out/sim.err" &&
+	"$sim" replay --quiet --output-format json --scheduler noop --set disk=ide2003 \
+	$dir/chain.blkparse > "$out/alone.json" 2>> "$out/sim.err"; then
+	ok "antic-sim replay --jobs --start runs"
+else
+	cat "$out/sim.err"; ko "antic-sim replay --jobs --start runs"
+fi
+python3 - "$out/sim.json" "$out/alone.json" > "$out/simchecks" 2>&1 <<'PY'
+import json, sys
+bg = json.load(open(sys.argv[1]))["schedulers"]["noop"]
+alone = json.load(open(sys.argv[2]))["schedulers"]["noop"]
+names = [j["jobname"] for j in bg["jobs"]]
+span = bg["sim_time_ns"] / 1e9 - 2
+checks = [
+    ("the load's jobs first, the trace's processes after them",
+     names[:10] == ["reader.%d" % i for i in range(5)] + ["writer.%d" % i for i in range(5)]
+     and names[10:] == ["a[100]", "b[200]"]),
+    # the load ran the whole time: its readers read more than a second's worth
+    ("the load ran while the trace waited for its start",
+     sum(j["read"]["io_bytes"] for j in bg["jobs"][:5]) > 5e6),
+    # the load's runtime is an hour: the run ended with the replay
+    ("the run ends with the trace", bg["sim_time_ns"] < 60e9 and span >= 0.301),
+    ("the load slows the trace", span > alone["sim_time_ns"] / 1e9),
+]
+for name, good in checks:
+    print("%s sim: %s" % ("PASS" if good else "FAIL", name))
+PY
+cat "$out/simchecks"
+pass=$((pass + $(grep -c '^PASS' "$out/simchecks"))) fail=$((fail + $(grep -c '^FAIL' "$out/simchecks")))
+grep -q '^PASS' "$out/simchecks" || ko "sim checks ran"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
