@@ -10,7 +10,8 @@
  * (a readahead goes out beside the read), and a submission that blocks
  * (the queue's tags all taken by a background load) holds up only its own
  * process, as it would the program recorded.
- * Usage: replay-startup [--time-scale X] [--writes] [--log FILE] TARGET TRACE
+ * Usage: replay-startup [--time-scale X] [--offset SIZE] [--writes] [--log FILE]
+ *        TARGET TRACE
  */
 #include "../sim/trace.h"
 #include "../sim/replay-rule.h"
@@ -208,6 +209,29 @@ static void *run_proc(void *arg)
 }
 
 
+/* a size in bytes, with a k, m, g or t suffix (powers of two): --offset */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	}
+	if (*end || v > (UINT64_MAX >> shift))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -238,16 +262,23 @@ int main(int argc, char **argv)
 			scale = strtod(argv[++argi], &end);
 			if (*end || !(scale > 0) || scale > 1e6)
 				die("--time-scale: want a number above 0, at most 1e6, got '%s'", argv[argi]);
+		} else if (!strcmp(argv[argi], "--offset") && argi + 1 < argc) {
+			uint64_t b;
+
+			/* the same placement antic-sim replay --offset gives */
+			if (parse_bytes(argv[++argi], &b) || b % 512)
+				die("--offset: want a size in whole sectors such as 30g, got '%s'", argv[argi]);
+			to.offset = b / 512;
 		} else if (!strcmp(argv[argi], "--log") && argi + 1 < argc) {
 			logpath = argv[++argi];
 		} else {
 			die("unknown option '%s'\n"
-			    "usage: replay-startup [--time-scale X] [--writes] [--log FILE] TARGET TRACE",
+			    "usage: replay-startup [--time-scale X] [--offset SIZE] [--writes] [--log FILE] TARGET TRACE",
 			    argv[argi]);
 		}
 	}
 	if (argc - argi != 2)
-		die("usage: replay-startup [--time-scale X] [--writes] [--log FILE] TARGET TRACE");
+		die("usage: replay-startup [--time-scale X] [--offset SIZE] [--writes] [--log FILE] TARGET TRACE");
 	target = argv[argi];
 	path = argv[argi + 1];
 

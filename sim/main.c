@@ -42,6 +42,7 @@ static void usage(FILE *f)
 		"                          a file name (iolog), a devno (disksim)\n"
 		"  --skip TIME             drop the trace's first TIME (e.g. 30s)\n"
 		"  --limit TIME            then replay only TIME of it\n"
+		"  --offset SIZE           add SIZE (e.g. 30g) to every request's position\n"
 		"  --skip-bad              skip malformed records (counted) instead of stopping\n"
 		"replay only:\n"
 		"  --replay MODE           closed (per-process dependencies; default when the trace\n"
@@ -74,6 +75,14 @@ static int trace_option(const char *a, const char *v, struct trace_opts *t, bool
 			t->skip = ns;
 		else
 			t->limit = ns;
+	} else if (!strcmp(a, "--offset")) {
+		uint64_t b;
+
+		if (parse_size(v, &b) || b % 512) {
+			fprintf(stderr, "antic-sim: --offset: want a size in whole sectors such as 30g, got '%s'\n", v);
+			return -1;
+		}
+		t->offset = b / 512;
 	} else if (!strcmp(a, "--skip-bad")) {
 		*used_value = false;
 		t->skip_bad = true;
@@ -334,7 +343,8 @@ int main(int argc, char **argv)
 		} else if (replay && !strcmp(a, "--skip-bad")) {
 			rs.topts.skip_bad = true;
 		} else if (replay && (!strcmp(a, "--format") || !strcmp(a, "--device") ||
-				      !strcmp(a, "--skip") || !strcmp(a, "--limit"))) {
+				      !strcmp(a, "--skip") || !strcmp(a, "--limit") ||
+				      !strcmp(a, "--offset"))) {
 			NEEDARG();
 			if (trace_option(a, v, &rs.topts, &used) < 0)
 				return 2;

@@ -77,6 +77,15 @@ truncate -s 1M "$out/small"
 expect_error "a request beyond the target" "chain.blkparse:1: sector: 0 + 16384 is beyond" "$out/small" $dir/chain.blkparse
 expect_error "a missing target" "nonexistent" "$out/nonexistent" $dir/chain.blkparse
 expect_error "a bad --time-scale" "time-scale" --time-scale 0 "$out/target" $dir/chain.blkparse
+# --offset places the trace elsewhere on the target, as antic-sim replay --offset does
+if "$bin" --offset 1m --log "$out/olog" "$out/target" $dir/chain.blkparse > /dev/null 2>&1 &&
+	awk '$1 == 100 && $2 == 0 { found = ($5 == 2048) } END { exit !found }' "$out/olog"; then
+	ok "--offset moves every request"
+else
+	ko "--offset moves every request"
+fi
+expect_error "a request moved beyond the target" "chain.blkparse:1: sector: 262144 + 16384 is beyond" \
+	--offset 128m "$out/target" $dir/chain.blkparse
 if "$bin" --writes "$out/target" $dir/write.blkparse > "$out/w.out" 2>&1 && grep -q 'requests=2' "$out/w.out"; then
 	ok "--writes replays writes"
 else
@@ -94,7 +103,9 @@ if "$sim" replay --quiet --output-format json --scheduler noop --set disk=ide200
 else
 	cat "$out/sim.err"; ko "antic-sim replay --jobs --start runs"
 fi
-python3 - "$out/sim.json" "$out/alone.json" > "$out/simchecks" 2>&1 <<'PY'
+"$sim" replay --quiet --output-format json --scheduler noop --offset 1m $dir/chain.blkparse \
+	> "$out/moved.json" 2>> "$out/sim.err"
+python3 - "$out/sim.json" "$out/alone.json" "$out/moved.json" > "$out/simchecks" 2>&1 <<'PY'
 import json, sys
 bg = json.load(open(sys.argv[1]))["schedulers"]["noop"]
 alone = json.load(open(sys.argv[2]))["schedulers"]["noop"]
@@ -111,9 +122,22 @@ checks = [
     ("the run ends with the trace", bg["sim_time_ns"] < 60e9 and span >= 0.301),
     ("the load slows the trace", span > alone["sim_time_ns"] / 1e9),
 ]
+# moved 1 MiB on: the same requests, only the first one's seek differs
+moved = json.load(open(sys.argv[3]))["schedulers"]["noop"]
+checks.append(("--offset replays the same requests elsewhere",
+               [j["read"]["io_bytes"] for j in moved["jobs"]] == [j["read"]["io_bytes"] for j in alone["jobs"]]
+               and moved["disk_util"][0]["sectors"] == alone["disk_util"][0]["sectors"]))
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
+# moved past the simulated disk's end (1000 GB by default; 1000g is 1000 GiB), it is refused
+if "$sim" replay --quiet --scheduler noop --offset 1000g $dir/chain.blkparse > /dev/null 2> "$out/far.err"; then
+	ko "antic-sim replay --offset past the disk's end is refused"
+elif grep -q 'chain.blkparse:1: sector: 2097152000 + 16384 is beyond' "$out/far.err"; then
+	ok "antic-sim replay --offset past the disk's end is refused"
+else
+	cat "$out/far.err"; ko "antic-sim replay --offset past the disk's end is refused"
+fi
 cat "$out/simchecks"
 pass=$((pass + $(grep -c '^PASS' "$out/simchecks"))) fail=$((fail + $(grep -c '^FAIL' "$out/simchecks")))
 grep -q '^PASS' "$out/simchecks" || ko "sim checks ran"
