@@ -642,9 +642,11 @@ def write_reports(log, cells, simt, morton, prefix):
     for (s, load), r in costs.items():
         base = costs.get(("none", load), {"mean": 0, "cpu_us": 0})
         lo, hi = (round(min(r["iops"])), round(max(r["iops"]))) if r["iops"] else (0, 0)
-        txt.append("%-13s %-13s %10.0f %17s %8.2f %12.2f %8.2f" % (
-            s, load, r["mean"], "(%d-%d)" % (lo, hi), ratio(r["mean"], base["mean"]),
-            r["cpu_us"], ratio(r["cpu_us"], base["cpu_us"])))
+        # without none in the run there is nothing to compare with: "-"
+        vs = lambda a, b: "%8.2f" % ratio(a, b) if b else "%8s" % "-"
+        txt.append("%-13s %-13s %10.0f %17s %s %12.2f %s" % (
+            s, load, r["mean"], "(%d-%d)" % (lo, hi), vs(r["mean"], base["mean"]),
+            r["cpu_us"], vs(r["cpu_us"], base["cpu_us"])))
         cost_json.append({"scheduler": s, "load": load, "runs": r["runs"],
                           "iops": round(r["mean"]), "iops_min": lo, "iops_max": hi,
                           "cpu_us_per_io": round(r["cpu_us"], 3),
@@ -709,15 +711,15 @@ def gnuplot_script(plot, kver, dat):
         for r in rows:
             f.write("%.4f %.3f %.3f %.3f %d %d\n" % r)
     lines = [
-        'set title "antic vmbench, %s: median of the repetitions, min-max as error bars '
-        '(s, log scale; lower is better)" noenhanced' % kver,
+        'set title "antic vmbench, %s: median, min-max bars (log scale; lower is better)" '
+        'noenhanced' % kver,
         "set logscale y",
         'set ylabel "seconds (random-vs-write: read p50 ms)"',
         "set xtics rotate by -30 noenhanced",
         "set xtics (%s)" % ", ".join('"%s" %d' % (l, i) for i, l in enumerate(labels)),
         "set xrange [-0.6:%.1f]" % (len(labels) - 0.4),
         "set boxwidth %.4f absolute" % (width * 0.9),
-        "set key outside right top",
+        "set key below",
         "set style fill solid 0.8 border -1",
     ]
     # the key: one entry per scheduler, whichever kinds of run it had
@@ -860,9 +862,12 @@ def readme_section(docs):
                    counts["mq-deadline"]["within noise"], counts["bfq"]["win"],
                    counts["bfq"]["loss"], counts["bfq"]["within noise"]))
         if bg:
+            med = statistics.median(bg)
             text += (" Meanwhile the background load moved %.2f-%.2f times what it moved under "
-                     "mq-deadline (median %.2f): below 1, part of a faster start was paid by the "
-                     "load." % (min(bg), max(bg), statistics.median(bg)))
+                     "mq-deadline (median %.2f): %s." % (
+                         min(bg), max(bg), med,
+                         "the load paid for part of anticipatory's start-ups" if med < 1 else
+                         "anticipatory's start-ups were not paid for by the load"))
         out.append(text)
         out.append("")
     return "\n".join(out)
