@@ -120,7 +120,8 @@ static uint64_t target_size(int fd, const char *path)
 static void *run_proc(void *arg)
 {
 	struct proc *p = arg;
-	size_t maxlive = p->n < 256 ? p->n : 256, completed = 0;
+	/* in flight at once per process: a start-up keeps a few; aio-max-nr bounds the sum */
+	size_t maxlive = p->n < 64 ? p->n : 64, completed = 0;
 	struct live *live = calloc(maxlive, sizeof(*live));
 	aio_context_t ctx = 0;
 
