@@ -67,6 +67,7 @@ setup_disk() {
 	# files laid out once, in the order a tree's files would be written;
 	# "SIZE name KB" tells the report how much a reader of them reads
 	want write-vs-tree || want read-vs-tree || want six-trees || TREES=0
+	want six-trees || [ $TREES -le 1 ] || TREES=1	# the other tree workloads read tree0
 	i=0
 	while [ $i -lt $TREES ]; do
 		mkdir -p /mnt/tree$i
