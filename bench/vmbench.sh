@@ -31,7 +31,8 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # them side by side (PARALLEL=1, one guest CPU each; the report's idle
 # column shows whether a guest's CPU ran short) unless PARALLEL=0.
 # DISKS, CAP, CAPC, CAPS, REPS, WORKLOADS, STARTUPS, LOADS, SCHEDS, WARM,
-# TSCALE override the choices; TAG=-x names the results vmbench-KVER-x.*;
+# TSCALE override the choices (WORKLOADS=all: the whole suite); TAG=-x
+# names the results vmbench-KVER-x.*;
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs.
 if [ "$QUICK" = 1 ]; then
@@ -52,6 +53,7 @@ else
 	SCHEDS=${SCHEDS:-"none mq-deadline bfq anticipatory"}
 fi
 WARM=${WARM:-2} TSCALE=${TSCALE:-0.1}
+[ "$WORKLOADS" != all ] || WORKLOADS=$ALL	# WORKLOADS=all: every Morton workload
 [ -n "$DISKS" ] || TAG=${TAG:--cost}	# a cost-only run keeps the full results
 if [ $# -eq 0 ]; then
 	set -- $("$top/tests/vm/kernels.sh" 6.12 7)	# 6.1 is left to the VM tests
