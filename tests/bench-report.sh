@@ -154,6 +154,11 @@ if [ -x build/antic-sim ] && python3 bench/report.py $dir/guest.log "$out/s" > /
 else
 	ko "antic-sim's predictions (build/antic-sim built?)"
 fi
+# guest-bench.sh's order of the schedulers: rotated by one per repetition
+rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
+order=$(SCHEDS="a b c" sh -c "$rot"'
+for REP in 1 2 3 4; do printf "%s|" "$(rotated)"; done')
+check "schedulers rotated per repetition" test "$order" = "a b c|b c a|c a b|a b c|"
 # sim/morton.sh reads the same figures: a header of two lines and a row each
 rows=$(grep -vc -e '^#' -e '^workload	' bench/morton-2003.tsv)
 check "sim/morton.sh reads bench/morton-2003.tsv" \
