@@ -47,7 +47,7 @@ build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
 demo: $(BIN)
 	$(BIN) examples/write-vs-read.fio
 
-check test: $(BIN) build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
+check test: $(BIN) build/replay-startup build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
 	tests/run.sh
 
 # the VM tests with a longer all-at-once stress run (STRESS_S seconds)
