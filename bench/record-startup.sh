@@ -13,6 +13,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=${1:-$("$top/tests/vm/kernels.sh" 6.12)}
 [ -n "$kver" ] || { echo "record-startup: no 6.12 headers; run 'sudo ./setup.sh'" >&2; exit 1; }
+for t in /usr/bin/python3.11 /usr/bin/git blktrace blkparse mke2fs; do
+	command -v "$t" >/dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
+		{ echo "record-startup: $t missing (Debian: python3.11 git blktrace e2fsprogs)" >&2; exit 1; }
+done
+ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 ||
+	{ echo "record-startup: no /usr/src/linux-source-*.tar.xz; run 'sudo ./setup.sh'" >&2; exit 1; }
 work=$top/build/record-startup
 root=$work/root
 mkdir -p "$work"
