@@ -46,7 +46,7 @@ if [ ! -f "$work/startup.img" ]; then
 	# the extension modules' own libraries (libssl for _ssl, ...)
 	for so in "$root"/usr/lib/python3.11/lib-dynload/*.so; do copy_libs "$so"; done
 	copy_prog /usr/bin/git
-	# a source tree of about 5000 files, committed, with the index's stat
+	# a source tree of about 6500 files, committed, with the index's stat
 	# data matching what the image will hold: only mtime and size are
 	# compared (mke2fs -d keeps mtimes, not inode numbers or ctimes), and
 	# every mtime lies well before the index's, so git re-reads no file
