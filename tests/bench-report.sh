@@ -113,6 +113,8 @@ checks = [
      == (3.2, 0.0, 190.9)),
     ("no error against a capped cell", (ide["capped"], ide["sim_error"], ide["sim_prediction"])
      == (True, None, 64.109)),
+    ("each record's I/O path, for the error's target", (g5["bfq"]["io_path"], dl["io_path"])
+     == ("raw-direct", "ext4")),
     ("the disks in order", r["disks"] == [{"disk": "st2000dm006", "depth": 32}, {"disk": "ide2003", "depth": 1}]),
     ("README: the verdicts counted", "of 2 start-up cells, anticipatory started the program faster than "
      "mq-deadline beyond the noise in 1, slower in 0, and within noise in 1; against bfq 1 faster, "
