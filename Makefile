@@ -18,13 +18,19 @@ SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-po
 BIN := build/antic-sim
 .PHONY: all demo check test bench clean core-freestanding kmod vmbench fuzz valgrind debug-kernel stress
 
-all: $(BIN)
+all: $(BIN) build/replay-startup
 
 build:
 	mkdir -p build
 
 $(BIN): $(CORE_SRC) $(SIM_SRC) sim/main.c $(wildcard core/*.h sim/*.h) | build
 	$(CC) $(WARN) $(CFLAGS) $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
+
+# the start-up replayer the benchmark VM runs: antic-sim's trace readers
+# and replay rule against a real device
+TRACE_SRC := sim/pidmap.c $(sort $(wildcard sim/trace*.c))
+build/replay-startup: bench/replay-startup.c $(TRACE_SRC) $(wildcard sim/*.h core/*.h) | build
+	$(CC) $(WARN) $(CFLAGS) -pthread -o $@ bench/replay-startup.c $(TRACE_SRC)
 
 # core/ must stay freestanding: no libc headers, no floating point
 core-freestanding: | build
@@ -44,7 +50,7 @@ build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
 demo: $(BIN)
 	$(BIN) examples/write-vs-read.fio
 
-check test: $(BIN) build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
+check test: $(BIN) build/replay-startup build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
 	tests/run.sh
 
 # the VM tests with a longer all-at-once stress run (STRESS_S seconds)

@@ -1,12 +1,20 @@
 #!/bin/busybox sh
-# /init of the benchmark VM: Morton's 2003 suite and friends on ext4 on
-# hddsim, under each scheduler in turn, repeated. Prints one line per
-# measured run ("RES ...") and after it the JSON document of each fio of
-# the run on one line, "FIO DEPTH WORKLOAD SCHED REP ROLE {...}"; the host
-# (bench/report.py, from bench/vmbench.sh) reads them by key.
+# /init of the benchmark VM: Morton's 2003 suite and the start-up rows (a
+# recorded program start replayed while a background load runs, as bfq's S
+# suite measures it) on hddsim, under each scheduler in turn, repeated,
+# for each disk of DISKS ("PRESET:DEPTH ..."; the start-up rows on the
+# first). Each workload is a job file of /bench/jobs that antic-sim reads
+# too. Prints "DISK PRESET DEPTH" before each disk's runs, one line per
+# measured run ("RES ..."; "SREPLAY ..." the replayer's figures) and after
+# it the JSON document of each fio of the run on one line, "FIO DEPTH
+# WORKLOAD SCHED REP ROLE {...}"; the host (bench/report.py, from
+# bench/vmbench.sh) reads them by key.
 . /lib/guest-init.sh
 . /bench/params
-echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s) depths=$DEPTHS"
+echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g"
+WARMUP=$WARM
+export WARM=0 RANDRT=$((CAP / 2))	# the job files' variables: this shell sleeps the warm-up
+J=/bench/jobs
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"
 # further schedulers SCHEDS names, e.g. variants of ours that boot.sh put
@@ -22,6 +30,7 @@ echo $$ > /cg/bench/cgroup.procs
 D=hddsim0
 RAW=/dev/$D
 RAWOFF=21474836480	# 20 GiB: ext4 below, raw regions above
+SUOFF=30g	# the start-ups' image, above the loads' readers (bench/jobs/startup-*.fio)
 hs() { cat /sys/block/$D/hddsim/$1; }
 idle() { awk '/^cpu / { print $5 + $6; exit }' /proc/stat; }
 total() { awk '/^cpu / { s = 0; for (i = 2; i <= NF; i++) s += $i; print s; exit }' /proc/stat; }
@@ -50,7 +59,7 @@ fio_line() {
 }
 
 setup_disk() {
-	modprobe hddsim profile=ide2003 queue_depth=1 mem_mb=$HDDMEM || return 1
+	modprobe hddsim profile=$PRESET queue_depth=$DEPTH mem_mb=$HDDMEM || return 1
 	echo mq-deadline > /sys/block/$D/queue/scheduler
 	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
 	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1
@@ -58,6 +67,7 @@ setup_disk() {
 	# files laid out once, in the order a tree's files would be written;
 	# "SIZE name KB" tells the report how much a reader of them reads
 	want write-vs-tree || want read-vs-tree || want six-trees || TREES=0
+	want six-trees || [ $TREES -le 1 ] || TREES=1	# the other tree workloads read tree0
 	i=0
 	while [ $i -lt $TREES ]; do
 		mkdir -p /mnt/tree$i
@@ -69,6 +79,10 @@ setup_disk() {
 	fi
 	fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
 	fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
+	# the start-up rows' writers' file (bench/jobs/startup-5r5w-*.fio)
+	if [ "$STARTUP_HERE" = 1 ] && [ -n "$STARTUPS" ]; then
+		fio --name=bgw --filename=/mnt/bgw --rw=write --bs=1m --size=160m > /dev/null || return 1
+	fi
 	sync
 	echo "vm: disk ready, $(hs mem_pages) data pages, nr_requests $(cat /sys/block/$D/queue/nr_requests)"
 }
@@ -84,13 +98,13 @@ bg() {	# a background load; its fio JSON is printed when stopped
 	fio --output-format=json --output=/tmp/bg.$role "$@" > /dev/null 2>&1 &
 	bg_pid="$bg_pid $!"
 }
+# load WORKLOAD ROLE: that section of the workload's job file, in the background
+load() { bg "$2" $J/$1.fio --section="$2"; }
 bg_stop() {
 	for p in $bg_pid; do kill -INT $p 2>/dev/null; done
 	for p in $bg_pid; do wait $p 2>/dev/null; done
 	bg_pid=
 }
-writer() { bg writer --name=writer --filename=/mnt/wfile --rw=write --bs=1m --size=256m --time_based --runtime=3600; }
-streamer() { bg streamer --name=streamer --filename=/mnt/r100 --rw=read --bs=128k --size=100m --time_based --runtime=3600; }
 
 # measure: run the measured fio (capped at CAP seconds) and print results
 measure() {
@@ -136,62 +150,110 @@ measure() {
 	[ $rc = 0 ] || echo "vm: $tag under $SCHED: fio exit $rc: $(tail -n 2 /tmp/m.err | tr '\n' ' ')"
 }
 
-tree_job() { echo "--name=tree --directory=/mnt/tree$1 $TREE"; }
-
 want() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# each workload: its load's sections in the background, then the measured
+# ones, from the same job file antic-sim predicts from
 suite() {
-	want write-vs-read && { writer; measure write-vs-read --name=cat --filename=/mnt/r100 --rw=read --bs=128k --size=100m; }
-	want write-vs-tree && { writer; measure write-vs-tree $(tree_job 0); }
-	want read-vs-tree && { streamer; measure read-vs-tree $(tree_job 0); }
+	want write-vs-read && { load write-vs-read writer; measure write-vs-read $J/write-vs-read.fio --section=cat; }
+	want write-vs-tree && { load write-vs-tree writer; measure write-vs-tree $J/write-vs-tree.fio --section=tree; }
+	want read-vs-tree && { load read-vs-tree streamer; measure read-vs-tree $J/read-vs-tree.fio --section=tree; }
 	if want six-trees && [ $TREES -ge 6 ]; then
-		measure six-trees $(tree_job 0) $(tree_job 1) $(tree_job 2) $(tree_job 3) $(tree_job 4) $(tree_job 5)
+		measure six-trees $J/six-trees.fio
 	fi
-	if want ten-streams; then
-		set --
-		i=0
-		while [ $i -lt 10 ]; do
-			set -- "$@" --name=stream$i --filename=$RAW --offset=$((RAWOFF + i * 2147483648)) --size=100m --rw=read --bs=128k
-			i=$((i + 1))
-		done
-		measure ten-streams "$@"
-	fi
+	want ten-streams && measure ten-streams $J/ten-streams.fio
 	if want read-vs-fsync; then
-		streamer; measure read-vs-fsync --name=fsync --filename=/mnt/fsyncfile --rw=write --bs=1m --size=100m --end_fsync=1
+		load read-vs-fsync streamer; measure read-vs-fsync $J/read-vs-fsync.fio --section=fsync
 		rm -f /mnt/fsyncfile
 	fi
-	want compile-vs-write && { writer; measure compile-vs-write --name=compile --directory=/mnt/src $SRC; }
-	# the baseline without a writer: once, at the first depth
-	want compile-alone && [ $DEPTH = ${DEPTHS%% *} ] && measure compile-alone --name=compile --directory=/mnt/src $SRC
-	# the random readers share the memcg with the writer unless RANDOM_ROOTCG=1.
-	# invalidate=0: fio would otherwise flush the raw device's cache with
-	# BLKFLSBUF, which syncs the mounted ext4 and, beside the writer, held
-	# each reader for the whole run after its first read (seen on 6.12)
-	want random-vs-write && { writer; ROOTCG=${RANDOM_ROOTCG:-0}; measure random-vs-write --name=rand \
-		--filename=$RAW --offset=$RAWOFF --size=8g --invalidate=0 \
-		--rw=randread --bs=4k --direct=1 --thinktime=2ms --numjobs=4 --time_based --runtime=$((CAP / 2))
-		ROOTCG=0; }
+	want compile-vs-write && { load compile-vs-write writer; measure compile-vs-write $J/compile-vs-write.fio --section=compile; }
+	# the baseline without a writer: once, on the first disk
+	want compile-alone && [ "$STARTUP_HERE" = 1 ] && measure compile-alone $J/compile-alone.fio
+	# the random readers share the memcg with the writer unless RANDOM_ROOTCG=1
+	want random-vs-write && { load random-vs-write writer; ROOTCG=${RANDOM_ROOTCG:-0}
+		measure random-vs-write $J/random-vs-write.fio --section=rand; ROOTCG=0; }
 }
 
-# one filesystem for every depth: the drive's depth is a sysfs knob
-# (DEPTHS empty: only the cost runs)
-[ -z "$DEPTHS" ] || setup_disk || { echo "vm: disk setup failed"; DEPTHS=; }
-for DEPTH in $DEPTHS; do
-	echo $DEPTH > /sys/block/$D/hddsim/queue_depth || { echo "vm: no depth $DEPTH"; continue; }
+# startup NAME LOAD: the recorded start-up of NAME (/bench/startup/NAME.blkparse)
+# replayed cold (O_DIRECT on the raw device: no cache can help) by
+# replay-startup, WARM seconds after the background load LOAD started (none:
+# no load); capped at CAPS seconds. The recorded image's sectors go SUOFF
+# into the disk, past the readers' regions: where the mounted ext4 lies,
+# each direct read would first wait for the writeback of the file system's
+# dirty metadata cached there (a QUICK run on 6.12 hung in it). RES's time is the replayer's (first
+# issue to last completion), the load's throughput is its fio JSON.
+startup() {
+	name=$1 ld=$2 tag=startup-$1@$2
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	[ "$ld" = none ] || { bg load $J/startup-$ld.fio; sleep "$WARMUP"; }
+	s0=$(hs seeks); q0=$(hs requests); x0=$(hs sectors)
+	i0=$(idle); c0=$(total)
+	t0=$(now_ms)
+	timeout -s INT "$CAPS" replay-startup --time-scale "$TSCALE" --offset "$SUOFF" \
+		$RAW /bench/startup/$name.blkparse > /tmp/s.out 2> /tmp/s.err
+	rc=$?
+	t1=$(now_ms)
+	i1=$(idle); c1=$(total)
+	s1=$(hs seeks); q1=$(hs requests); x1=$(hs sectors)
+	bg_stop
+	el=$((t1 - t0)) cens=0
+	# stopped at the cap: no figures of its own, only the bound (a replayer
+	# that failed before it is an error, reported below)
+	grep -q '^STARTUP-REPLAY' /tmp/s.out || [ $el -lt $((CAPS * 1000 - 500)) ] || { cens=1; el=$((CAPS * 1000)); }
+	echo "RES $DEPTH $tag $SCHED $REP $el $cens $(( (i1 - i0) * 100 / (c1 - c0 + 1) )) $((s1 - s0)) $((x1 - x0)) 0 $((q1 - q0)) $rc"
+	grep -q '^STARTUP-REPLAY' /tmp/s.out &&
+		echo "SREPLAY $DEPTH $tag $SCHED $REP $(sed -n 's/^STARTUP-REPLAY //p' /tmp/s.out)"
+	for f in /tmp/bg.*; do
+		[ -f "$f" ] || continue
+		fio_line "$DEPTH $tag $SCHED $REP ${f#/tmp/bg.}" "$f"
+		rm -f "$f"
+	done
+	[ $cens = 1 ] || [ $rc = 0 ] || echo "vm: $tag under $SCHED: replay-startup exit $rc: $(tail -n 2 /tmp/s.err | tr '\n' ' ')"
+}
+startup_suite() {
+	for n in $STARTUPS; do
+		for l in $LOADS; do startup "$n" "$l"; done
+	done
+}
+
+# the schedulers in REP's order: rotated by one per repetition, so that
+# each takes each place in turn and drift over the run falls on all alike
+rotated() {
+	set -- $SCHEDS
+	k=$(( (REP - 1) % $# ))
+	while [ $k -gt 0 ]; do
+		a=$1
+		shift
+		set -- "$@" "$a"
+		k=$((k - 1))
+	done
+	echo "$@"
+}
+
+# each disk in turn, its own hddsim and file system; one repetition is
+# every scheduler through the whole suite
+STARTUP_HERE=1
+for disk in $DISKS; do
+	PRESET=${disk%%:*} DEPTH=${disk#*:}
+	echo "DISK $PRESET $DEPTH"
+	setup_disk || { echo "vm: disk setup failed ($disk)"; STARTUP_HERE=0; continue; }
 	REP=1
 	while [ $REP -le $REPS ]; do
-		for SCHED in $SCHEDS; do
+		for SCHED in $(rotated); do
 			echo $SCHED > /sys/block/$D/queue/scheduler 2>/dev/null ||
 				{ echo "vm: no scheduler $SCHED"; continue; }
 			[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
 				echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
-			echo "vm: depth $DEPTH rep $REP $SCHED"
+			echo "vm: $PRESET depth $DEPTH rep $REP $SCHED"
 			suite
+			[ "$STARTUP_HERE" = 1 ] && startup_suite
 		done
 		REP=$((REP + 1))
 	done
+	teardown_disk
+	STARTUP_HERE=0
 done
-[ -n "$DEPTHS" ] && teardown_disk
 
 # the schedulers' own cost: null_blk, no delay, 4 KiB random reads; the
 # schedulers take turns in each of COSTREPS rounds, so that drift in the

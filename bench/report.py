@@ -1,36 +1,63 @@
 #!/usr/bin/env python3
 """Turns a vmbench log into PREFIX.txt (tables), PREFIX.json and, when
 gnuplot is installed, PREFIX.png and PREFIX.svg, with antic-sim's
-predictions for the same workloads and disk beside the kernel's figures.
+predictions for the same workloads, disks and loads beside the kernel's
+figures; and writes README's head-to-head section from such JSON files.
 
-The log is the guest's console (bench/guest-bench.sh): RES, COST and SIZE
-lines, and fio's JSON documents, each on a line of its own behind
-"FIO DEPTH WORKLOAD SCHED REP ROLE ". Both fio's and antic-sim's JSON are
-read by key. Usage: bench/report.py LOG PREFIX (ANTIC_SIM: another
-antic-sim binary)."""
+The log is the guest's console (bench/guest-bench.sh): DISK, RES, SREPLAY,
+COST and SIZE lines, and fio's JSON documents, each on a line of its own
+behind "FIO DEPTH WORKLOAD SCHED REP ROLE ". Both fio's and antic-sim's JSON
+are read by key.
+
+Each cell (kernel, disk, depth, workload, load, scheduler) gets the median,
+minimum and maximum of its repetitions. A repetition stopped at its cap is
+either projected ("~T", from what it had read) or only a bound (">T"); a
+cell with any such repetition is "capped" and is never drawn as a plain
+bar. anticipatory's ratio to mq-deadline and to bfq is called a win or a
+loss only when the two cells' ranges do not overlap (a capped repetition's
+range reaches up without end), else "within noise"; a cell of one run has
+no range, and no verdict ("one run").
+
+Usage: bench/report.py LOG PREFIX (ANTIC_SIM: another antic-sim binary)
+       bench/report.py --readme README.md JSON...  (rewrites the section
+       between README's vmbench markers from the reports' JSON)"""
 
 import json
+import math
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEDS = ["none", "mq-deadline", "kyber", "bfq", "anticipatory"]
-# the bench workloads whose example file is named otherwise
+RIVALS = ["mq-deadline", "bfq"]  # the ratios the report judges
+# the measured job of each Morton workload, by its name in bench/jobs/*.fio
+MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tree",
+            "six-trees": "tree", "ten-streams": "stream", "read-vs-fsync": "fsync",
+            "compile-vs-write": "compile", "compile-alone": "compile", "random-vs-write": "rand"}
+# the bench workloads whose example (and Morton row) is named otherwise
 EXAMPLE = {"six-trees": "six-tree-readers"}
-# the metric of this workload is its readers' median latency, not a time
+# the metric of this workload is its readers' median latency in ms, not a time
 LATENCY_WORKLOAD = "random-vs-write"
-LATENCY_JOB = "rand"
-# what bench/guest-bench.sh sets hddsim up as
-DISK = {"capacity": "40g", "rpm": 7200, "outer_mbps": 40, "inner_mbps": 22,
-        "cache_segments": 4, "segment_kb": 512, "avg_seek_us": 9000,
-        "full_stroke_us": 17000, "max_sectors_kb": 128}
-DISK_TEXT = ("hddsim 40 GB 7200 rpm, 40-22 MB/s, 2 MB cache, 128 KiB requests; "
-             "page cache 256 MB (memcg)")
-OUTER_BPS = DISK["outer_mbps"] * 1e6
+# the simulator's error targets (issue 17): the measured I/O straight to
+# the raw device (the start-ups, the random readers), else through ext4
+# and the page cache
+RAW_DIRECT = ("random-vs-write",)
+TARGET_PCT = {"raw-direct": 10, "ext4": 25}
+
+
+def io_path(workload):
+    return "raw-direct" if is_startup(workload) or workload in RAW_DIRECT else "ext4"
+
+
+# a log from before DISK lines ran every workload on this disk
+OLD_DISK = "ide2003"
+START_MARK = "<!-- vmbench results: written by bench/report.py --readme; do not edit by hand -->"
+END_MARK = "<!-- end of vmbench results -->"
 
 
 def warn(msg):
@@ -53,17 +80,34 @@ def example_of(workload):
     return EXAMPLE.get(workload, workload)
 
 
+def split_tag(tag):
+    """RES's workload tag: "startup-git@5r5w-seq" -> ("startup-git", "5r5w-seq")."""
+    w, _, load = tag.partition("@")
+    return w, (load or None)
+
+
+def is_startup(workload):
+    return workload.startswith("startup-")
+
+
 # ---- the guest's log
 
 class Log:
     def __init__(self):
         self.kver = ""
         self.header = ""
+        self.cap = 20
+        self.warm = 3.0
+        self.time_scale = 1.0
+        self.startup_offset = "0"  # where the guest placed the start-ups' sectors
+        self.quick = False
         self.costrun = None
         self.costreps = None
-        self.sizes = {}   # SIZE name -> KiB
+        self.disks = []   # (preset, depth) in order
+        self.sizes = {}   # (preset, name) -> KiB
         self.res = []     # RES lines as dicts, in order
-        self.fio = {}     # (depth, tag, sched, rep, role) -> fio's document
+        self.sreplay = {}  # (disk, depth, tag, sched, rep) -> the replayer's figures
+        self.fio = {}     # (disk, depth, tag, sched, rep, role) -> fio's document
         self.cost = []    # COST lines as dicts, in order
 
 
@@ -83,6 +127,7 @@ def fio_document(lines):
 def read_log(path):
     log = Log()
     fio_lines = {}
+    disk = OLD_DISK
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -92,33 +137,57 @@ def read_log(path):
             m = re.search(r"vm: kernel .*cpus, quick=", line)
             if m:
                 log.header = line[m.start():]
+                for key, rx, conv in (("cap", r" cap=(\d+)s", int), ("warm", r" warm=([\d.]+)s", float),
+                                      ("time_scale", r" time_scale=([\d.]+)", float),
+                                      ("quick", r" quick=(\d)", lambda v: v == "1"),
+                                      ("startup_offset", r" startup_offset=(\w+)", str)):
+                    mm = re.search(rx, line)
+                    if mm:
+                        setattr(log, key, conv(mm.group(1)))
             m = re.search(r"vm: cost runs of (\d+) s, (\d+) times", line)
             if m and log.costrun is None:
                 log.costrun, log.costreps = int(m.group(1)), int(m.group(2))
             w = line.split()
             if not w:
                 continue
-            if w[0] == "FIO" and len(w) >= 6:
+            if w[0] == "DISK" and len(w) == 3 and w[2].isdigit():
+                disk = w[1]
+                log.disks.append((w[1], int(w[2])))
+            elif w[0] == "FIO" and len(w) >= 6:
                 parts = line.split(" ", 6)
-                key = (int(parts[1]), parts[2], parts[3], int(parts[4]), parts[5])
+                key = (disk, int(parts[1]), parts[2], parts[3], int(parts[4]), parts[5])
                 fio_lines.setdefault(key, []).append(parts[6] if len(parts) > 6 else "")
             elif w[0] == "RES" and len(w) >= 13:
                 v = [int(x) for x in w[5:13]]
-                log.res.append({"depth": int(w[1]), "workload": w[2], "sched": w[3],
+                log.res.append({"disk": disk, "depth": int(w[1]), "tag": w[2], "sched": w[3],
                                 "rep": int(w[4]), "elapsed_ms": v[0], "capped": v[1] != 0,
                                 "idle_pct": v[2], "seeks": v[3], "sectors": v[4],
                                 "fio_rc": v[7]})
+            elif w[0] == "SREPLAY" and len(w) >= 6:
+                figs = {}
+                for kv in w[5:]:
+                    k, _, val = kv.partition("=")
+                    try:
+                        figs[k] = float(val)
+                    except ValueError:
+                        pass
+                if "time_ms" in figs:
+                    log.sreplay[(disk, int(w[1]), w[2], w[3], int(w[4]))] = figs
+                else:
+                    warn("%s: an SREPLAY line without time_ms: %s" % (path, line[:80]))
             elif w[0] == "SIZE" and len(w) >= 3:
-                log.sizes[w[1]] = int(w[2])
+                log.sizes[(disk, w[1])] = int(w[2])
             elif w[0] == "COST" and len(w) >= 5:
                 log.cost.append({"sched": w[1], "load": w[2], "busy": int(w[3]),
                                  "total": int(w[4])})
+    if not log.disks:
+        log.disks = sorted({(OLD_DISK, r["depth"]) for r in log.res})
     if log.costrun is None:  # a guest older than its "cost runs" line
         log.costrun, log.costreps = params_costrun(), 1
     for key, lines in fio_lines.items():
         doc = fio_document(lines)
         if doc is None or not isinstance(doc.get("jobs"), list):
-            warn("no fio JSON for %s in %s; skipped" % (" ".join(map(str, key)), path))
+            warn("no fio JSON for %s in %s; skipped" % (" ".join(map(str, key[1:])), path))
             continue
         log.fio[key] = doc
     return log
@@ -130,62 +199,98 @@ def percentile_ms(d, p):
 
 # ---- antic-sim: the same workloads on the same disk
 
-def sim_predictions(depths, workloads, morton):
-    """(depth, workload, sched) -> seconds, or for the latency workload
-    the mean of its readers' median latency in ms."""
+def sim_binary():
     sim = os.environ.get("ANTIC_SIM", os.path.join(TOP, "build", "antic-sim"))
     if not os.access(sim, os.X_OK):
         warn("%s not built: no predictions (run make)" % sim)
+        return None
+    return sim
+
+
+def run_sim(sim, args, env):
+    """antic-sim's JSON for ARGS (a job file, or "replay" first and a trace)."""
+    sub = args[:1] if args[:1] == ["replay"] else []
+    p = subprocess.run([sim] + sub + ["--quiet", "--output-format", "json"] + args[len(sub):],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
+    try:
+        return json.loads(p.stdout)
+    except ValueError:
+        warn("antic-sim gave no JSON for %s: %s" % (" ".join(args),
+                                                    p.stderr.decode(errors="replace").strip()[:200]))
+        return None
+
+
+def sim_predictions(log, cells):
+    """(disk, depth, workload, load, sched) -> {"value": metric, "background":
+    {read_MBps, write_MBps} for the start-up rows}. Each workload's job file is
+    the one the guest ran (bench/jobs), with the guest's warm-up as the
+    measured job's start delay; a start-up is its fixture replayed beside
+    the same load's job file."""
+    sim = sim_binary()
+    if not sim:
         return {}
-    # each policy's column under the Linux scheduler that plays it: core's
-    # table, as antic-sim --list-schedulers prints it (noop plays none)
+    # each policy's column under the Linux scheduler that plays it (noop plays none)
     p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
     sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
-    timed = {w: morton[example_of(w)]["timed_job"] for w in workloads
-             if example_of(w) in morton}
-    if LATENCY_WORKLOAD in workloads:
-        timed[LATENCY_WORKLOAD] = LATENCY_JOB
+    env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(log.cap // 2))
     out = {}
-    for d in depths:
-        for w in workloads:
-            if w not in timed:
+    for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
+        dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+        if is_startup(w):
+            trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
+            args = ["replay"] + dset + ["--time-scale", repr(log.time_scale),
+                                        "--start", "%dms" % round(log.warm * 1000),
+                                        "--offset", log.startup_offset]
+            if load and load != "none":
+                args += ["--jobs", os.path.join(TOP, "bench", "jobs", "startup-%s.fio" % load)]
+            doc = run_sim(sim, args + [trace], env)
+        else:
+            fio = os.path.join(TOP, "bench", "jobs", w + ".fio")
+            if not os.path.exists(fio):  # a log from before bench/jobs
+                fio = os.path.join(TOP, "examples", example_of(w) + ".fio")
+            if w not in MEASURED or not os.path.exists(fio):
                 continue
-            job = timed[w]
-            fio = os.path.join(TOP, "examples", example_of(w) + ".fio")
-            p = subprocess.run([sim, "--quiet", "--output-format", "json",
-                                "--set", "disk=ide2003", "--set", "queue_depth=%d" % d, fio],
-                               stdout=subprocess.PIPE, check=False)
-            try:
-                doc = json.loads(p.stdout)
-            except ValueError:
-                warn("antic-sim gave no JSON for %s at depth %d" % (w, d))
+            doc = run_sim(sim, dset + [fio], env)
+        if not doc:
+            continue
+        for s, r in doc.get("schedulers", {}).items():
+            if s not in sim_sched:
                 continue
-            for s, r in doc.get("schedulers", {}).items():
-                if s not in sim_sched:
+            key = (disk, depth, w, load, sim_sched[s])
+            if is_startup(w):
+                if not r.get("sim_time_ns"):
                     continue
-                jobs = [j for j in r["jobs"] if j["jobname"].startswith(job)
-                        and (j["read"]["total_ios"] or j["write"]["total_ios"])]
-                if not jobs:
-                    continue
-                if w == LATENCY_WORKLOAD:
-                    v = sum(percentile_ms(j["read"], "50.000000") for j in jobs) / len(jobs)
-                else:
-                    v = max(j["job_runtime"] for j in jobs) / 1000  # the slowest such job
-                out[(d, w, sim_sched[s])] = round(v, 3)
+                t = r["sim_time_ns"] / 1e9
+                bgj = [j for j in r["jobs"] if j["jobname"].startswith(("reader", "writer"))]
+                out[key] = {"value": round(t - log.warm, 3), "background": {
+                    "read_MBps": round(sum(j["read"]["io_bytes"] for j in bgj) / t / 1e6, 2),
+                    "write_MBps": round(sum(j["write"]["io_bytes"] for j in bgj) / t / 1e6, 2)}}
+                continue
+            jobs = [j for j in r["jobs"] if j["jobname"].startswith(MEASURED[w])
+                    and (j["read"]["total_ios"] or j["write"]["total_ios"])]
+            if not jobs:
+                continue
+            if w == LATENCY_WORKLOAD:
+                v = sum(percentile_ms(j["read"], "50.000000") for j in jobs) / len(jobs)
+            else:
+                v = max(j["job_runtime"] for j in jobs) / 1000  # the slowest such job
+            out[key] = {"value": round(v, 3)}
     return out
 
 
-# ---- one cell of the table: a workload under a scheduler at a depth
+# ---- one cell of the table: a workload under a scheduler on a disk
 
 class Cell:
     def __init__(self, key):
-        self.depth, self.workload, self.sched = key
+        self.disk, self.depth, self.workload, self.load, self.sched = key
         self.runs = {}       # rep -> its RES line
-        self.jobs = {}       # (role, name) -> sums over reps and clones
-        self.measured = {}   # rep -> [(KiB moved, seconds of I/O)] per measured job
+        self.docs = {}       # rep -> {role: fio's document}
+        self.sreplay = {}    # rep -> the replayer's figures
         self.fio_error = False
-        self.projected = False
-        self.finished = False  # a run that read everything as the cap came
+
+    @property
+    def key(self):
+        return (self.disk, self.depth, self.workload, self.load, self.sched)
 
     @property
     def n(self):
@@ -194,33 +299,6 @@ class Cell:
     def mean(self, field):
         return sum(r[field] for r in self.runs.values()) / self.n
 
-    def capped(self):
-        # the latency workload is time-based: its cap is its length
-        return self.workload != LATENCY_WORKLOAD and any(r["capped"] for r in self.runs.values())
-
-    def bound(self):
-        """Only a bound (>T): stopped at the cap and not projected."""
-        return self.capped() and not self.projected and not self.finished
-
-    def add_job(self, role, job, rep):
-        r, w = job["read"], job["write"]
-        s = self.jobs.setdefault((role, job["jobname"]), {
-            "n": 0, "read_MBps": 0.0, "write_MBps": 0.0, "read_iops": 0.0,
-            "read_p50_ms": 0.0, "read_p99_ms": 0.0})
-        s["n"] += 1
-        s["read_MBps"] += r["bw_bytes"] / 1e6
-        s["write_MBps"] += w["bw_bytes"] / 1e6
-        s["read_iops"] += r["iops"]
-        s["read_p50_ms"] += percentile_ms(r, "50.000000")
-        s["read_p99_ms"] += percentile_ms(r, "99.000000")
-        if role == "measured":  # per job: KiB moved and seconds of I/O (after setup)
-            self.measured.setdefault(rep, []).append(
-                (r["io_kbytes"] + w["io_kbytes"], max(r["runtime"], w["runtime"]) / 1000))
-
-    def job_mean(self, role_name, field):
-        s = self.jobs[role_name]
-        return s[field] / s["n"]
-
     def planned(self, sizes):
         """KiB each measured job reads when it runs to the end; 0 where a
         stopped run cannot be projected (the fsync comes at the end)."""
@@ -228,58 +306,140 @@ class Cell:
         if w in ("write-vs-read", "ten-streams"):
             return 100 * 1024
         if w in ("write-vs-tree", "read-vs-tree", "six-trees"):
-            return sizes.get("tree0", 0)
+            return sizes.get((self.disk, "tree0"), 0)
         if w.startswith("compile-"):
-            return sizes.get("src", 0)
+            return sizes.get((self.disk, "src"), 0)
         return 0
 
-    def rep_time(self, rep, sizes):
-        """The time of one run. A run stopped at the cap is projected, when
-        it can be: the setup fio does before the first I/O (it stats every
-        file of a tree) is the wall time less the longest I/O time of a job,
-        and the aggregate rate of the jobs over that I/O time is taken to
-        hold until all of them have read everything (as readers finish, the
-        rest seek less, so this errs long)."""
+    def rep(self, rep, sizes):
+        """One repetition: (value, kind), kind "done", "projected" or
+        "bound"; value None for a run that failed.
+
+        A start-up's value is the replayer's time (s). A Morton run's is its
+        wall time (s), or for the latency workload its readers' mean p50
+        (ms). A Morton run stopped at the cap is projected, when it can be:
+        the setup fio does before the first I/O (it stats every file of a
+        tree) is the wall time less the longest I/O time of a job, and the
+        aggregate rate of the jobs over that I/O time is taken to hold until
+        all of them have read everything (as readers finish, the rest seek
+        less, so this errs long)."""
         run = self.runs[rep]
         el = run["elapsed_ms"] / 1000
+        if is_startup(self.workload):
+            if rep in self.sreplay:
+                return self.sreplay[rep]["time_ms"] / 1000, "done"
+            return (el, "bound") if run["capped"] else (None, "error")
+        measured = self.docs.get(rep, {}).get("measured")
+        if self.workload == LATENCY_WORKLOAD:  # time-based: its cap is its length
+            if not measured:
+                return None, "error"
+            p50 = [percentile_ms(j["read"], "50.000000") for j in measured["jobs"]]
+            return (sum(p50) / len(p50), "done") if p50 else (None, "error")
+        if not run["capped"]:
+            return el, "done"
         p = self.planned(sizes)
-        jobs = self.measured.get(rep, [])
-        if not run["capped"] or self.workload == LATENCY_WORKLOAD or not p or not jobs:
-            return el
-        if any(kb == 0 for kb, _ in jobs):
-            return el  # a job still in setup: only a bound
+        jobs = [(j["read"]["io_kbytes"] + j["write"]["io_kbytes"],
+                 max(j["read"]["runtime"], j["write"]["runtime"]) / 1000)
+                for j in (measured or {}).get("jobs", [])]
+        if not p or not jobs or any(kb == 0 for kb, _ in jobs):
+            return el, "bound"  # nothing to project from, or a job still in setup
         kb = sum(k for k, _ in jobs)
         io_s = max(t for _, t in jobs)
         if kb >= p * len(jobs):
-            self.finished = True  # done as the cap came
-            return el
-        self.projected = True
-        return max(el - io_s, 0) + io_s * p * len(jobs) / kb
+            return el, "done"  # done as the cap came
+        return max(el - io_s, 0) + io_s * p * len(jobs) / kb, "projected"
 
-    def metric(self, sizes):
-        """Seconds (mean of reps), or for the latency workload its
-        measured jobs' mean read p50 in ms."""
-        if self.workload != LATENCY_WORKLOAD:
-            return sum(self.rep_time(r, sizes) for r in self.runs) / self.n
-        p50 = [self.job_mean(j, "read_p50_ms") for j in self.jobs if j[0] == "measured"]
-        return sum(p50) / len(p50) if p50 else 0
+    def summary(self, sizes):
+        """The cell's repetitions and their median, min and max. lo/hi:
+        the range the cell's true value lies in (a projected or bound
+        repetition is known only to be at least its wall time)."""
+        reps = []
+        for r in sorted(self.runs):
+            v, kind = self.rep(r, sizes)
+            el = self.runs[r]["elapsed_ms"] / 1000
+            reps.append({"rep": r, "value": None if v is None else round(v, 3), "kind": kind,
+                         "lo": v if kind == "done" else el if v is not None else None})
+        vals = [x["value"] for x in reps if x["value"] is not None]
+        s = {"repetitions": [{k: x[k] for k in ("rep", "value", "kind")} for x in reps]}
+        if not vals:
+            s.update(median=None, min=None, max=None, lo=None, hi=None, capped=False, kind="error")
+            return s
+        kinds = [x["kind"] for x in reps if x["value"] is not None]
+        stopped = [k for k in kinds if k != "done"]
+        bounds = kinds.count("bound")
+        s.update(median=round(statistics.median(vals), 3), min=round(min(vals), 3),
+                 max=round(max(vals), 3), capped=bool(stopped),
+                 lo=min(x["lo"] for x in reps if x["lo"] is not None),
+                 hi=math.inf if stopped else max(vals))
+        # how the median is drawn and printed: a plain bar only if every
+        # run finished; a bare bound (an arrow) when half or more of the
+        # runs are bounds; else "partial", a hatched bar: some run stopped
+        # at the cap and counts at its projection or its cap
+        s["kind"] = "bound" if bounds * 2 >= len(kinds) else "partial" if stopped else "done"
+        return s
+
+    def background(self):
+        """The start-up's load: its aggregate read and write MB/s per
+        repetition (fio's figures over the load's whole run)."""
+        out = []
+        for r in sorted(self.docs):
+            d = self.docs[r].get("load")
+            if d:
+                out.append((sum(j["read"]["bw_bytes"] for j in d["jobs"]) / 1e6,
+                            sum(j["write"]["bw_bytes"] for j in d["jobs"]) / 1e6))
+        return out
+
+    def job_means(self):
+        """(role, job) -> mean over repetitions of its figures."""
+        acc = {}
+        for r in self.docs.values():
+            for role, doc in r.items():
+                for j in doc["jobs"]:
+                    a = acc.setdefault((role, j["jobname"]), [])
+                    a.append((j["read"]["bw_bytes"] / 1e6, j["write"]["bw_bytes"] / 1e6,
+                              j["read"]["iops"], percentile_ms(j["read"], "50.000000"),
+                              percentile_ms(j["read"], "99.000000")))
+        return {k: [sum(x[i] for x in v) / len(v) for i in range(5)] for k, v in acc.items()}
 
 
 def build_cells(log):
     cells = {}
     for r in log.res:
-        key = (r["depth"], r["workload"], r["sched"])
+        w, load = split_tag(r["tag"])
+        key = (r["disk"], r["depth"], w, load, r["sched"])
         c = cells.setdefault(key, Cell(key))
         c.runs[r["rep"]] = r
         if r["fio_rc"] != 0 and not r["capped"]:
             c.fio_error = True
-    for (depth, tag, sched, rep, role), doc in log.fio.items():
-        c = cells.get((depth, tag, sched))
+    for (disk, depth, tag, sched, rep), figs in log.sreplay.items():
+        w, load = split_tag(tag)
+        c = cells.get((disk, depth, w, load, sched))
+        if c is not None:
+            c.sreplay[rep] = figs
+    for (disk, depth, tag, sched, rep, role), doc in log.fio.items():
+        w, load = split_tag(tag)
+        c = cells.get((disk, depth, w, load, sched))
         if c is None:
             continue  # a cost run, or fio output without its RES line
-        for job in doc["jobs"]:
-            c.add_job(role, job, rep)
+        c.docs.setdefault(rep, {})[role] = doc
     return cells
+
+
+def verdict(a, b):
+    """anticipatory's cell summary against a rival's: (ratio of medians or
+    None, "win", "loss", "within noise" or "one run"); lower is better. A
+    single run has no range to judge by: no verdict."""
+    if a["median"] is None or b["median"] is None:
+        return None, None
+    ratio = a["median"] / b["median"] if b["median"] and a["kind"] != "bound" and b["kind"] != "bound" \
+        else None
+    if min(sum(r["value"] is not None for r in x["repetitions"]) for x in (a, b)) < 2:
+        return ratio, "one run"
+    if a["hi"] < b["lo"]:
+        return ratio, "win"
+    if a["lo"] > b["hi"]:
+        return ratio, "loss"
+    return ratio, "within noise"
 
 
 # ---- the null_blk cost runs
@@ -289,7 +449,7 @@ def cost_rows(log):
     for c in log.cost:
         r = rows.setdefault((c["sched"], c["load"]), {"busy": 0, "iops": []})
         r["busy"] += c["busy"]
-    for (depth, tag, sched, rep, role), doc in log.fio.items():
+    for (disk, depth, tag, sched, rep, role), doc in log.fio.items():
         if not tag.startswith("cost-") or (sched, tag[5:]) not in rows:
             continue
         for job in doc["jobs"]:
@@ -310,138 +470,216 @@ def ratio(a, b):
 
 # ---- the outputs
 
-def fmt_cell(c, v, simt):
-    s = ("~" if c.projected else ">" if c.bound() else "") + "%.1f" % v
-    key = (c.depth, c.workload, c.sched)
-    if key in simt:
-        s += " [%.1f]" % simt[key]
-    return s
+def fmt_val(v, kind):
+    if v is None:
+        return "err"
+    return {"bound": ">", "partial": "~"}.get(kind, "") + ("%.1f" % v if v >= 10 else "%.2f" % v)
+
+
+def fmt_summary(s, sim=None):
+    """median [min-max] {sim}"""
+    if s["median"] is None:
+        return "err"
+    t = fmt_val(s["median"], s["kind"])
+    if s["min"] != s["max"]:
+        t += " [%s-%s]" % (fmt_val(s["min"], ""), fmt_val(s["max"], ""))
+    if sim is not None:
+        t += " {%s}" % fmt_val(sim, "")
+    return t
+
+
+def fmt_verdict(r, v):
+    if v is None:
+        return "-"
+    return ("%.2f " % r if r is not None else "") + v
+
+
+def sim_error(s, pred):
+    """The simulator's error against the kernel's median in %, where the
+    median is a finished figure; None otherwise."""
+    if pred is None or s["median"] is None or s["capped"] or not s["median"]:
+        return None
+    return round((pred - s["median"]) * 100 / s["median"], 1)
 
 
 def write_reports(log, cells, simt, morton, prefix):
     sizes = log.sizes
-    metric = {k: c.metric(sizes) for k, c in cells.items()}  # sets projected, finished
-    depths = sorted({k[0] for k in cells})
+    summ = {k: c.summary(sizes) for k, c in cells.items()}
+    scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)]
     workloads = []
     for r in log.res:
-        if r["workload"] not in workloads:
-            workloads.append(r["workload"])
-    txt = []
-    txt.append("antic vmbench on %s: %s" % (log.kver, DISK_TEXT))
-    txt.append(log.header)
-    results = []
-    plot = []  # (label, sched, value, kind), kind: done, projected or bound
-    for d in depths:
-        txt.append("")
-        txt.append("== queue depth %d: time in seconds (random-vs-write: read p50 ms); "
-                   "mean of reps, [sim] antic-sim" % d)
-        txt.append("   (>T: stopped at the cap T; ~T: stopped at the cap, "
-                   "time projected from the fraction read)")
-        txt.append("%-17s" % "workload" + "".join(" %17s" % s for s in SCHEDS) +
-                   " %7s %7s %7s" % ("AS/dl", "AS/bfq", "Morton"))
-        for w in workloads:
-            row = [cells.get((d, w, s)) for s in SCHEDS]
-            if not any(row):
-                continue  # not run at this depth
-            line = "%-17s" % w
-            for c in row:
-                line += " %17s" % (fmt_cell(c, metric[(d, w, c.sched)], simt) if c else "-")
-            val = {c.sched: metric[(d, w, c.sched)] for c in row if c}
-            bounded = {c.sched for c in row if c and c.bound()}
-            a = val.get("anticipatory", 0)
+        w, load = split_tag(r["tag"])
+        if (w, load) not in workloads:
+            workloads.append((w, load))
+    txt = ["antic vmbench on %s: hddsim, ext4 on its first 20 GiB, page cache 256 MB (memcg)%s"
+           % (log.kver, "; QUICK run" if log.quick else ""), log.header]
+    records, plot = [], []
+    width = 27
+    for disk, depth in log.disks:
+        rows = [(w, l) for w, l in workloads if any((disk, depth, w, l, s) in cells for s in scheds)]
+        if not rows:
+            continue
+        for part, title in ((False, "time in s (random-vs-write: read p50 ms)"),
+                            (True, "start-up time in s under each background load")):
+            part_rows = [(w, l) for w, l in rows if is_startup(w) == part]
+            if not part_rows:
+                continue
+            txt.append("")
+            txt.append("== %s at queue depth %d: %s; median [min-max] of the repetitions, "
+                       "{antic-sim}" % (disk, depth, title))
+            txt.append("   (>T: stopped at the cap T; ~T: some run stopped at the cap, its time "
+                       "projected from the fraction read or counted at the cap; AS/x: ratio of "
+                       "medians, a win or loss only where the ranges do not overlap)")
+            head = "%-26s" % ("start-up / load" if part else "workload")
+            head += "".join(" %*s" % (width, s) for s in scheds)
+            head += " %19s %19s" % ("AS/mq-deadline", "AS/bfq")
+            if not part:
+                head += " %7s" % "Morton"
+            txt.append(head)
+            for w, l in part_rows:
+                name = "%s %s" % (w, l) if l else w
+                line = "%-26s" % name
+                for s in scheds:
+                    k = (disk, depth, w, l, s)
+                    line += " %*s" % (width, fmt_summary(summ[k], simt.get(k, {}).get("value"))
+                                      if k in summ else "-")
+                a = summ.get((disk, depth, w, l, "anticipatory"))
+                verdicts = {}
+                for rv in RIVALS:
+                    b = summ.get((disk, depth, w, l, rv))
+                    verdicts[rv] = verdict(a, b) if a and b else (None, None)
+                    line += " %19s" % fmt_verdict(*verdicts[rv])
+                if not part:
+                    m = morton.get(example_of(w))
+                    line += " %7s" % ("%.2f" % (float(m["as_s"]) / float(m["deadline_s"])) if m else "-")
+                txt.append(line)
+                label = ("%s/%s" % (w[len("startup-"):], l) if part else w) + "@%s" % disk
+                for s in scheds:
+                    k = (disk, depth, w, l, s)
+                    if k not in summ or summ[k]["median"] is None:
+                        continue
+                    c, sm = cells[k], summ[k]
+                    plot.append((label, s, sm["median"], sm["min"], sm["max"], sm["kind"]))
+                    pred = simt.get(k, {})
+                    rec = {"workload": w, "load": l, "disk": disk, "depth": depth,
+                           "scheduler": s, "kernel": log.kver,
+                           "unit": "ms" if w == LATENCY_WORKLOAD else "s",
+                           "repetitions": sm["repetitions"], "median": sm["median"],
+                           "min": sm["min"], "max": sm["max"], "capped": sm["capped"],
+                           "median_kind": sm["kind"],
+                           "sim_prediction": pred.get("value"),
+                           "sim_error": sim_error(sm, pred.get("value")),
+                           "io_path": io_path(w),
+                           "fio_error": c.fio_error, "idle_pct": round(c.mean("idle_pct"), 1),
+                           "seeks": round(c.mean("seeks"))}
+                    if s == "anticipatory":
+                        rec["vs"] = {rv: {"ratio": None if verdicts[rv][0] is None
+                                          else round(verdicts[rv][0], 3),
+                                          "verdict": verdicts[rv][1]} for rv in RIVALS}
+                    if part:
+                        bgs = c.background()
+                        if bgs:
+                            rec["background"] = {
+                                "read_MBps": round(statistics.median(b[0] for b in bgs), 2),
+                                "write_MBps": round(statistics.median(b[1] for b in bgs), 2)}
+                        if "background" in pred:
+                            rec["sim_background"] = pred["background"]
+                        figs = [c.sreplay[r] for r in sorted(c.sreplay)]
+                        if figs:
+                            rec["replay_lat_p50_ms"] = round(statistics.median(
+                                f.get("lat_p50_ms", 0) for f in figs), 3)
+                    else:
+                        rec["jobs"] = [{"role": j[0], "name": j[1], "read_MBps": round(v[0], 3),
+                                        "write_MBps": round(v[1], 3), "read_iops": round(v[2], 1),
+                                        "read_p50_ms": round(v[3], 3), "read_p99_ms": round(v[4], 3)}
+                                       for j, v in c.job_means().items()]
+                    records.append(rec)
+            if part:
+                # what the load got meanwhile: a fast start-up bought by
+                # starving the load must show
+                txt.append("")
+                txt.append("   background load's throughput meanwhile, read+write MB/s "
+                           "(median of the repetitions), {antic-sim}")
+                for w, l in part_rows:
+                    if l == "none":
+                        continue
+                    line = "   %-23s" % ("%s %s" % (w, l))
+                    for s in scheds:
+                        rec = next((x for x in records if (x["disk"], x["depth"], x["workload"],
+                                                           x["load"], x["scheduler"])
+                                    == (disk, depth, w, l, s)), None)
+                        t = "-"
+                        if rec and "background" in rec:
+                            b = rec["background"]
+                            t = "%.1f+%.1f" % (b["read_MBps"], b["write_MBps"])
+                            if "sim_background" in rec:
+                                sb = rec["sim_background"]
+                                t += " {%.1f+%.1f}" % (sb["read_MBps"], sb["write_MBps"])
+                        line += " %*s" % (width, t)
+                    txt.append(line)
 
-            def vs(other):
-                # a ratio with a bare bound (>T) in it says nothing
-                if {"anticipatory", other} & bounded or not val.get(other):
-                    return "-"
-                return "%.2f" % (a / val[other])
-            m = morton.get(example_of(w))
-            line += " %7s %7s %7s" % (vs("mq-deadline"), vs("bfq"),
-                                      "%.2f" % (float(m["as_s"]) / float(m["deadline_s"]))
-                                      if m else "-")
-            txt.append(line)
-            label = w if d == 1 else "%s@qd%d" % (w, d)
-            for c in row:
-                if c:
-                    kind = "projected" if c.projected else "bound" if c.bound() else "done"
-                    plot.append((label, c.sched, metric[(d, w, c.sched)], kind))
-        at_depth = [c for k, c in cells.items() if k[0] == d]
-        txt.append("")
-        txt.append("%-17s %-13s %-10s %9s %9s %9s %9s" % (
-            "workload", "scheduler", "job", "read MB/s", "write MB/s", "p50 ms", "p99 ms"))
-        for c in at_depth:
-            for j in c.jobs:
-                txt.append("%-17s %-13s %-10s %9.2f %9.2f %9.2f %9.2f" % (
-                    c.workload, c.sched, j[1][:10], c.job_mean(j, "read_MBps"),
-                    c.job_mean(j, "write_MBps"), c.job_mean(j, "read_p50_ms"),
-                    c.job_mean(j, "read_p99_ms")))
-        txt.append("")
-        txt.append("%-17s %-13s %6s %8s %8s %8s %s" % (
-            "workload", "scheduler", "reps", "seeks", "disk%seq", "idle%", "sim err%"))
-        for c in at_depth:
-            key = (c.depth, c.workload, c.sched)
-            v = metric[key]
-            frac = sum(r["sectors"] * 512 / (r["elapsed_ms"] / 1000) / OUTER_BPS
-                       for r in c.runs.values()) / c.n
-            se = "-"
-            if key in simt and c.bound():
-                se = "capped"  # the kernel's time is only a bound
-            elif key in simt and v:
-                se = "%+.0f" % ((simt[key] - v) * 100 / v)
-                if c.projected:
-                    se += " (projected)"
-            txt.append("%-17s %-13s %6d %8d %8.2f %8.1f %s" % (
-                c.workload, c.sched, c.n, int(c.mean("seeks")), frac, c.mean("idle_pct"), se))
-            times = [r["elapsed_ms"] / 1000 for r in c.runs.values()]
-            results.append({
-                "depth": c.depth, "workload": c.workload, "scheduler": c.sched,
-                "reps": c.n, "time_s": round(sum(times) / c.n, 3),
-                "time_min_s": round(min(times), 3), "time_max_s": round(max(times), 3),
-                "censored": c.bound(), "projected": c.projected, "metric": round(v, 3),
-                "fio_error": c.fio_error, "idle_pct": round(c.mean("idle_pct"), 1),
-                "seeks": round(c.mean("seeks")), "throughput_fraction": round(frac, 4),
-                "sim_time_s": simt.get(key),
-                "jobs": [{"role": j[0], "name": j[1],
-                          "read_MBps": round(c.job_mean(j, "read_MBps"), 3),
-                          "write_MBps": round(c.job_mean(j, "write_MBps"), 3),
-                          "read_iops": round(c.job_mean(j, "read_iops"), 1),
-                          "read_p50_ms": round(c.job_mean(j, "read_p50_ms"), 3),
-                          "read_p99_ms": round(c.job_mean(j, "read_p99_ms"), 3)}
-                         for j in c.jobs]})
+    # the simulator's error, per cell with a prediction
+    txt.append("")
+    txt.append("== antic-sim's error against the kernel's median, (sim - kernel) / kernel "
+               "(capped: the kernel's figure is not a finished time); target: within %d %% "
+               "for I/O straight to the raw device, %d %% through ext4 and the page cache"
+               % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"]))
+    txt.append("%-14s %5s %-26s %-13s %10s %10s %8s %-10s %s" % (
+        "disk", "depth", "workload", "scheduler", "kernel", "antic-sim", "error", "path", "target"))
+    for rec in records:
+        if rec["sim_prediction"] is None:
+            continue
+        name = rec["workload"] + (" " + rec["load"] if rec["load"] else "")
+        err = "capped" if rec["sim_error"] is None else "%+.0f%%" % rec["sim_error"]
+        met = "-" if rec["sim_error"] is None else \
+            "met" if abs(rec["sim_error"]) <= TARGET_PCT[rec["io_path"]] else "missed"
+        txt.append("%-14s %5d %-26s %-13s %10s %10s %8s %-10s %s" % (
+            rec["disk"], rec["depth"], name, rec["scheduler"],
+            fmt_val(rec["median"], rec["median_kind"]), fmt_val(rec["sim_prediction"], ""), err,
+            rec["io_path"], met))
+
+    # per job, Morton rows
+    txt.append("")
+    txt.append("%-14s %-17s %-13s %-10s %9s %9s %9s %9s" % (
+        "disk", "workload", "scheduler", "job", "read MB/s", "write MB/s", "p50 ms", "p99 ms"))
+    for rec in records:
+        for j in rec.get("jobs", []):
+            txt.append("%-14s %-17s %-13s %-10s %9.2f %9.2f %9.2f %9.2f" % (
+                rec["disk"], rec["workload"], rec["scheduler"], j["name"][:10], j["read_MBps"],
+                j["write_MBps"], j["read_p50_ms"], j["read_p99_ms"]))
 
     costs = cost_rows(log)
-    txt.append("")
-    txt.append("== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32; "
-               "mean of %d runs of %d s, IOPS range in brackets)" % (log.costreps, log.costrun))
-    txt.append("%-13s %-13s %10s %17s %8s %12s %8s" % (
-        "scheduler", "load", "IOPS", "(min-max)", "vs none", "CPU us/IO", "vs none"))
     cost_json = []
+    if costs:
+        txt.append("")
+        txt.append("== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32; "
+                   "mean of %d runs of %d s, IOPS range in brackets)" % (log.costreps, log.costrun))
+        txt.append("%-13s %-13s %10s %17s %8s %12s %8s" % (
+            "scheduler", "load", "IOPS", "(min-max)", "vs none", "CPU us/IO", "vs none"))
     for (s, load), r in costs.items():
         base = costs.get(("none", load), {"mean": 0, "cpu_us": 0})
         lo, hi = (round(min(r["iops"])), round(max(r["iops"]))) if r["iops"] else (0, 0)
-        txt.append("%-13s %-13s %10.0f %17s %8.2f %12.2f %8.2f" % (
-            s, load, r["mean"], "(%d-%d)" % (lo, hi), ratio(r["mean"], base["mean"]),
-            r["cpu_us"], ratio(r["cpu_us"], base["cpu_us"])))
+        # without none in the run there is nothing to compare with: "-"
+        vs = lambda a, b: "%8.2f" % ratio(a, b) if b else "%8s" % "-"
+        txt.append("%-13s %-13s %10.0f %17s %s %12.2f %s" % (
+            s, load, r["mean"], "(%d-%d)" % (lo, hi), vs(r["mean"], base["mean"]),
+            r["cpu_us"], vs(r["cpu_us"], base["cpu_us"])))
         cost_json.append({"scheduler": s, "load": load, "runs": r["runs"],
                           "iops": round(r["mean"]), "iops_min": lo, "iops_max": hi,
                           "cpu_us_per_io": round(r["cpu_us"], 3),
                           "iops_vs_none": round(ratio(r["mean"], base["mean"]), 3),
                           "cpu_vs_none": round(ratio(r["cpu_us"], base["cpu_us"]), 3)})
-    for (s, load), r in costs.items():
-        dl, bq = costs.get(("mq-deadline", load)), costs.get(("bfq", load))
-        if s == "anticipatory" and dl and bq and dl["mean"] and bq["mean"]:
-            txt.append("anticipatory, %s: IOPS %.2f of mq-deadline, %.2f of bfq; "
-                       "CPU per I/O %.2f of mq-deadline, %.2f of bfq" % (
-                           load, r["mean"] / dl["mean"], r["mean"] / bq["mean"],
-                           ratio(r["cpu_us"], dl["cpu_us"]), ratio(r["cpu_us"], bq["cpu_us"])))
 
     with open(prefix + ".txt", "w", encoding="utf-8") as f:
         f.write("\n".join(txt) + "\n")
     # one result per line, so that two reports compare line by line
-    head = json.dumps({"kernel": log.kver, "disk": DISK, "memcg": "256M"})[:-1]
+    head = json.dumps({"kernel": log.kver, "quick": log.quick,
+                       "disks": [{"disk": d, "depth": q} for d, q in log.disks],
+                       "cap_s": log.cap, "warm_s": log.warm, "time_scale": log.time_scale,
+                       "memcg": "256M"})[:-1]
     with open(prefix + ".json", "w", encoding="utf-8") as f:
         f.write(head + ",\n \"results\": [")
-        f.write(",".join("\n  " + json.dumps(r) for r in results))
+        f.write(",".join("\n  " + json.dumps(r) for r in records))
         f.write("\n ],\n \"cost\": [")
         f.write(",".join("\n  " + json.dumps(r) for r in cost_json))
         f.write("\n ]\n}\n")
@@ -462,23 +700,35 @@ def params_costrun():
 
 # ---- the plot: bars per workload, one per scheduler
 
+KINDS = ("done", "partial", "bound")
+
+
+def plot_data(plot):
+    """The plot's rows: (x, median, min, max, kind index, scheduler
+    index), and the labels and schedulers they index. A bar only for a
+    cell whose every repetition finished."""
+    labels, scheds = [], [s for s in SCHEDS if any(p[1] == s for p in plot)]
+    for p in plot:
+        if p[0] not in labels:
+            labels.append(p[0])
+    width = 0.8 / max(len(scheds), 1)
+    rows = []
+    for label, sched, med, lo, hi, kind in plot:
+        if med > 0:  # the axis is logarithmic
+            i = scheds.index(sched)
+            x = labels.index(label) + (i - (len(scheds) - 1) / 2) * width
+            rows.append((x, med, lo if lo > 0 else med, hi, KINDS.index(kind), i))
+    return labels, scheds, width, rows
+
+
 def gnuplot_script(plot, kver, dat):
-    labels = []
-    for label, _, _, _ in plot:
-        if label not in labels:
-            labels.append(label)
-    scheds = [s for s in SCHEDS if any(p[1] == s for p in plot)]
-    width = 0.8 / len(scheds)
-    kinds = ("done", "projected", "bound")
+    labels, scheds, width, rows = plot_data(plot)
     with open(dat, "w", encoding="utf-8") as f:
-        f.write("# x value kind scheduler (indexes into kinds and scheds)\n")
-        for label, sched, v, kind in plot:
-            if v > 0:  # the axis is logarithmic
-                i = scheds.index(sched)
-                x = labels.index(label) + (i - (len(scheds) - 1) / 2) * width
-                f.write("%.4f %.3f %d %d\n" % (x, v, kinds.index(kind), i))
+        f.write("# x median min max kind scheduler (indexes into kinds and scheds)\n")
+        for r in rows:
+            f.write("%.4f %.3f %.3f %.3f %d %d\n" % r)
     lines = [
-        'set title "antic vmbench, %s: time per workload (s, log scale; lower is better)" '
+        'set title "antic vmbench, %s: median, min-max bars (log scale; lower is better)" '
         'noenhanced' % kver,
         "set logscale y",
         'set ylabel "seconds (random-vs-write: read p50 ms)"',
@@ -486,26 +736,28 @@ def gnuplot_script(plot, kver, dat):
         "set xtics (%s)" % ", ".join('"%s" %d' % (l, i) for i, l in enumerate(labels)),
         "set xrange [-0.6:%.1f]" % (len(labels) - 0.4),
         "set boxwidth %.4f absolute" % (width * 0.9),
-        "set key outside right top",
+        "set key below",
         "set style fill solid 0.8 border -1",
     ]
     # the key: one entry per scheduler, whichever kinds of run it had
     parts = ['keyentry with boxes lc %d fill solid 0.8 border -1 title "%s"' % (SCHEDS.index(s) + 1, s)
              for s in scheds]
     parts.append('keyentry with boxes lc black fill pattern 4 border '
-                 'title "stopped at the cap: projected"')
+                 'title "a run stopped at the cap (projected, or counted at the cap)"')
     parts.append('keyentry with vectors head filled lw 2 lc black '
                  'title "stopped at the cap: at least"')
     for i, s in enumerate(scheds):
-        def only(kind):
-            return "(($3 == %d && $4 == %d) ? $2 : NaN)" % (kinds.index(kind), i)
-        # finished: a solid bar; projected: a hatched one; a bare bound:
-        # no bar, an arrow up from the cap
+        def only(kind, col=2):
+            return "(($5 == %d && $6 == %d) ? $%d : NaN)" % (KINDS.index(kind), i, col)
+        # finished: a solid bar; a cell with a projected run: a hatched
+        # one; a bare bound: no bar, an arrow up from the cap
         lc = SCHEDS.index(s) + 1  # a scheduler's colour is the same in every plot
         parts.append('"%s" using 1:%s with boxes lc %d fill solid 0.8 border -1 notitle'
                      % (dat, only("done"), lc))
+        parts.append('"%s" using 1:%s:3:4 with yerrorbars lc black pt 0 notitle'
+                     % (dat, only("done")))
         parts.append('"%s" using 1:%s with boxes lc %d fill pattern 4 border notitle'
-                     % (dat, only("projected"), lc))
+                     % (dat, only("partial"), lc))
         parts.append('"%s" using 1:%s:(0):2 with vectors head filled lw 2 lc %d notitle'
                      % (dat, only("bound"), lc))
     lines.append("plot " + ", \\\n\t".join(parts))
@@ -520,7 +772,9 @@ def draw(plot, kver, prefix):
     with tempfile.TemporaryDirectory() as tmp:
         dat = os.path.join(tmp, "plot.dat")
         script = gnuplot_script(plot, kver, dat)
-        for term, spec in (("png", "pngcairo size 1400,650"), ("svg", "svg size 1400,650")):
+        n = len({p[0] for p in plot})
+        size = "%d,650" % max(1400, 70 * n + 400)
+        for term, spec in (("png", "pngcairo size " + size), ("svg", "svg size " + size)):
             g = 'set terminal %s\nset output "%s.%s"\n' % (spec, prefix, term) + script
             # quiet unless it fails: it warns of every empty kind of run
             p = subprocess.run(["gnuplot"], input=g.encode(), stderr=subprocess.PIPE, check=False)
@@ -530,17 +784,150 @@ def draw(plot, kver, prefix):
     return None
 
 
+# ---- README's head-to-head section, from the reports' JSON
+
+def readme_section(docs):
+    """The markdown between README's vmbench markers: per kernel the
+    tables of medians and ranges, the start-up table, the simulator's
+    error, and what a user with a desktop hard disk should take from it,
+    every figure from @docs (the reports' JSON)."""
+    out = []
+    quick = any(d.get("quick") for d in docs)
+    if quick:
+        out.append("**QUICK run** (`QUICK=1`: a subset, two repetitions; not the full "
+                   "head-to-head): kernel%s %s." % ("s" if len(docs) > 1 else "",
+                                                  ", ".join(d["kernel"] for d in docs)))
+        out.append("")
+    for d in docs:
+        res = d["results"]
+        scheds = [s for s in SCHEDS if any(r["scheduler"] == s for r in res)]
+        out.append("%s%s (median [min-max] of %s repetitions; `>T` stopped at the cap, "
+                   "`~T` some run stopped at it; {antic-sim}):" % (d["kernel"], " (QUICK)" if d.get("quick") else "",
+                                                      "/".join(sorted({str(len(r["repetitions"]))
+                                                                       for r in res}))))
+        out.append("```")
+        for disk in d["disks"]:
+            for part in (False, True):
+                rows = []
+                for r in res:
+                    if (r["disk"], r["depth"]) == (disk["disk"], disk["depth"]) and \
+                            is_startup(r["workload"]) == part and (r["workload"], r["load"]) not in rows:
+                        rows.append((r["workload"], r["load"]))
+                if not rows:
+                    continue
+                out.append("%s, depth %d%s:" % (disk["disk"], disk["depth"],
+                                                ", start-up time (s) under load" if part else ""))
+                out.append("%-26s" % "" + "".join(" %27s" % s for s in scheds) +
+                           " %19s %19s" % ("AS/mq-deadline", "AS/bfq"))
+                for w, l in rows:
+                    line = "%-26s" % (w + (" " + l if l else ""))
+                    cell = {r["scheduler"]: r for r in res if (r["disk"], r["depth"], r["workload"],
+                                                               r["load"]) == (disk["disk"], disk["depth"], w, l)}
+                    for s in scheds:
+                        r = cell.get(s)
+                        if not r:
+                            line += " %27s" % "-"
+                            continue
+                        sm = {"median": r["median"], "min": r["min"], "max": r["max"],
+                              "kind": r["median_kind"]}
+                        line += " %27s" % fmt_summary(sm, r["sim_prediction"])
+                    vs = cell.get("anticipatory", {}).get("vs", {})
+                    for rv in RIVALS:
+                        v = vs.get(rv, {})
+                        line += " %19s" % fmt_verdict(v.get("ratio"), v.get("verdict"))
+                    out.append(line)
+                out.append("")
+        errs = [r for r in res if r["sim_error"] is not None]
+        if errs:
+            out.append("antic-sim's error against the kernel's median (finished cells), and how "
+                       "many meet the target (%d %% raw device, %d %% ext4):"
+                       % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"]))
+            for s in ("none", "mq-deadline", "anticipatory"):
+                for path in ("raw-direct", "ext4"):
+                    e = sorted(r["sim_error"] for r in errs if r["scheduler"] == s
+                               and r.get("io_path", io_path(r["workload"])) == path)
+                    if e:
+                        out.append("  %-13s %-10s %d cells, %+.0f%% to %+.0f%%, median %+.0f%%, "
+                                   "%d within target" % (
+                                       s, path, len(e), e[0], e[-1], statistics.median(e),
+                                       sum(abs(x) <= TARGET_PCT[path] for x in e)))
+        out.append("```")
+        out.append("")
+    # the paragraph: what the start-up rows on today's disk say, counted
+    su = [r for d in docs for r in d["results"] if is_startup(r["workload"])
+          and r["scheduler"] == "anticipatory" and "vs" in r]
+    if su:
+        disk = su[0]["disk"]
+        counts = {rv: {"win": 0, "loss": 0, "within noise": 0} for rv in RIVALS}
+        for r in su:
+            for rv in RIVALS:
+                v = r["vs"].get(rv, {}).get("verdict")
+                if v:
+                    counts[rv][v] += 1
+        bg = []
+        for r in su:
+            if r.get("background") and r["load"] != "none":
+                for d in docs:
+                    for o in d["results"]:
+                        if (o["workload"], o["load"], o["disk"], o["scheduler"], o["kernel"]) == \
+                                (r["workload"], r["load"], r["disk"], "mq-deadline", r["kernel"]) \
+                                and o.get("background"):
+                            a = r["background"]["read_MBps"] + r["background"]["write_MBps"]
+                            b = o["background"]["read_MBps"] + o["background"]["write_MBps"]
+                            if b:
+                                bg.append(a / b)
+        text = ("What a user with a desktop hard disk (%s, NCQ on) should take from it%s: "
+                "of %d start-up cells, anticipatory started the program faster than "
+                "mq-deadline beyond the noise in %d, slower in %d, and within noise in %d; "
+                "against bfq %d faster, %d slower, %d within noise."
+                % (disk, " (a QUICK run: too few repetitions to settle anything)" if quick else "",
+                   len(su), counts["mq-deadline"]["win"], counts["mq-deadline"]["loss"],
+                   counts["mq-deadline"]["within noise"], counts["bfq"]["win"],
+                   counts["bfq"]["loss"], counts["bfq"]["within noise"]))
+        if bg:
+            med = statistics.median(bg)
+            text += (" Meanwhile the background load moved %.2f-%.2f times what it moved under "
+                     "mq-deadline (median %.2f): %s." % (
+                         min(bg), max(bg), med,
+                         "the load paid for part of anticipatory's start-ups" if med < 1 else
+                         "anticipatory's start-ups were not paid for by the load"))
+        out.append(text)
+        out.append("")
+    return "\n".join(out)
+
+
+def update_readme(readme, paths):
+    docs = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            docs.append(json.load(f))
+    with open(readme, encoding="utf-8") as f:
+        text = f.read()
+    a, b = text.find(START_MARK), text.find(END_MARK)
+    if a < 0 or b < a:
+        print("report: %s has no vmbench markers (%s ... %s)" % (readme, START_MARK, END_MARK),
+              file=sys.stderr)
+        return 1
+    new = text[:a + len(START_MARK)] + "\n" + readme_section(docs) + text[b:]
+    tmp = readme + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(new)
+    os.replace(tmp, readme)  # whole or not at all
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "--readme":
+        return update_readme(argv[2], argv[3:]) if len(argv) > 3 else 2
     if len(argv) != 3:
-        print("usage: bench/report.py LOG PREFIX", file=sys.stderr)
+        print("usage: bench/report.py LOG PREFIX\n"
+              "       bench/report.py --readme README.md JSON...", file=sys.stderr)
         return 2
     path, prefix = argv[1], argv[2]
     log = read_log(path)
     morton = morton_figures()
     cells = build_cells(log)
-    depths = sorted({k[0] for k in cells})
-    workloads = sorted({k[1] for k in cells})
-    simt = sim_predictions(depths, workloads, morton)
+    simt = sim_predictions(log, cells)
     plot = write_reports(log, cells, simt, morton, prefix)
     with open(prefix + ".txt", encoding="utf-8") as f:
         sys.stdout.write(f.read())

@@ -60,12 +60,18 @@ struct replay_spec {
 	 */
 	bool closed;
 	double time_scale;	/* recorded times and think times times this */
+	/*
+	 * ns: the trace's first record at this time, after the workload's
+	 * jobs (a background load, replay --jobs) have run this long
+	 */
+	uint64_t start;
 };
 
 struct sim_options {
 	bool drain;		/* after the jobs end, finish every request */
 	bool progress;		/* a progress line on stderr */
-	const struct replay_spec *replay;	/* replay this trace; the workload has no jobs */
+	/* replay this trace; the workload's jobs, if any, are a background load beside it */
+	const struct replay_spec *replay;
 	FILE *iolog;		/* what the jobs issue, as fio's iolog v3 (write_iolog=) */
 };
 

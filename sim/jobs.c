@@ -75,7 +75,8 @@ void job_finish(struct sim *s, struct sim_proc *p)
 	p->state = S_DONE;
 	p->end = s->now;
 	p->res->runtime = s->now > p->start ? s->now - p->start : 0;
-	if (s->jobs_left && !--s->jobs_left)
+	/* beside a replay, the replay's end ends the run (replay.c) */
+	if (s->jobs_left && !--s->jobs_left && !s->rp)
 		s->stop = true;
 	job_report_exit(s, p);
 	if (p->spec->exitall)

@@ -42,11 +42,15 @@ static void usage(FILE *f)
 		"                          a file name (iolog), a devno (disksim)\n"
 		"  --skip TIME             drop the trace's first TIME (e.g. 30s)\n"
 		"  --limit TIME            then replay only TIME of it\n"
+		"  --offset SIZE           add SIZE (e.g. 30g) to every request's position\n"
 		"  --skip-bad              skip malformed records (counted) instead of stopping\n"
 		"replay only:\n"
 		"  --replay MODE           closed (per-process dependencies; default when the trace\n"
 		"                          names processes) or open (every request at its time)\n"
-		"  --time-scale X          multiply recorded times and think times by X (0.5: twice as fast)\n");
+		"  --time-scale X          multiply recorded times and think times by X (0.5: twice as fast)\n"
+		"  --jobs JOBFILE          run the job file's jobs as a background load beside the trace\n"
+		"                          (its settings apply too); the run ends with the replay\n"
+		"  --start TIME            the trace's first request TIME into the run (default 0)\n");
 }
 
 /* The trace options shared by replay and convert; 1 if @a was one, -1 on a bad value. */
@@ -71,6 +75,14 @@ static int trace_option(const char *a, const char *v, struct trace_opts *t, bool
 			t->skip = ns;
 		else
 			t->limit = ns;
+	} else if (!strcmp(a, "--offset")) {
+		uint64_t b;
+
+		if (parse_size(v, &b) || b % 512) {
+			fprintf(stderr, "antic-sim: --offset: want a size in whole sectors such as 30g, got '%s'\n", v);
+			return -1;
+		}
+		t->offset = b / 512;
 	} else if (!strcmp(a, "--skip-bad")) {
 		*used_value = false;
 		t->skip_bad = true;
@@ -262,6 +274,7 @@ int main(int argc, char **argv)
 	FILE *f = stdout;
 	char tmp[4096], logtmp[4096];
 	bool replay = false, mode_given = false, used;
+	const char *bgjobs = NULL;	/* replay --jobs: a background load */
 	struct replay_spec rs = { .time_scale = 1.0 };
 
 	if (argc > 1 && !strcmp(argv[1], "convert"))
@@ -330,7 +343,8 @@ int main(int argc, char **argv)
 		} else if (replay && !strcmp(a, "--skip-bad")) {
 			rs.topts.skip_bad = true;
 		} else if (replay && (!strcmp(a, "--format") || !strcmp(a, "--device") ||
-				      !strcmp(a, "--skip") || !strcmp(a, "--limit"))) {
+				      !strcmp(a, "--skip") || !strcmp(a, "--limit") ||
+				      !strcmp(a, "--offset"))) {
 			NEEDARG();
 			if (trace_option(a, v, &rs.topts, &used) < 0)
 				return 2;
@@ -342,6 +356,15 @@ int main(int argc, char **argv)
 			}
 			rs.closed = !strcmp(v, "closed");
 			mode_given = true;
+		} else if (replay && !strcmp(a, "--jobs")) {
+			NEEDARG();
+			bgjobs = v;
+		} else if (replay && !strcmp(a, "--start")) {
+			NEEDARG();
+			if (parse_time(v, 1000000000ULL, &rs.start)) {
+				fprintf(stderr, "antic-sim: --start: want a time such as 3s or 500ms, got '%s'\n", v);
+				return 2;
+			}
 		} else if (replay && !strcmp(a, "--time-scale")) {
 			char *end;
 
@@ -382,7 +405,12 @@ int main(int argc, char **argv)
 		rs.path = jobfile;
 		o.replay = &rs;
 		memset(&w, 0, sizeof(w));
-		sim_default_settings(&w.set);
+		if (!bgjobs) {
+			sim_default_settings(&w.set);
+		} else if (jobfile_load(bgjobs, &w, err, sizeof(err))) {
+			fprintf(stderr, "antic-sim: --jobs: %s\n", err);
+			return 1;
+		}
 	} else if (jobfile_load(jobfile, &w, err, sizeof(err))) {
 		fprintf(stderr, "antic-sim: %s\n", err);
 		return 1;

@@ -6,6 +6,7 @@
  */
 #include "sim.h"
 #include "pidmap.h"
+#include "replay-rule.h"
 
 /*
  * Records read from the trace but not yet issued wait in their process's
@@ -35,9 +36,9 @@ struct replay_proc {
 	struct antic_proc ap;
 	uint32_t pid;
 	int head, tail;
-	unsigned outstanding;
-	uint64_t last_issue, last_done, last_t, first;
-	bool any, timer, exited;
+	struct replay_chain c;	/* what replay-rule.h decides from */
+	uint64_t first;
+	bool timer, exited;
 };
 
 struct replay_io {
@@ -51,6 +52,8 @@ struct replay {
 	const struct replay_spec *spec;
 	struct replay_proc **procs;
 	size_t nprocs, cap;
+	/* the workload's jobs (a background load) come first in the results */
+	size_t base, exited;
 	struct pidmap pids;	/* pid -> procs index */
 	struct replay_node *nodes;
 	int free_node;
@@ -74,6 +77,14 @@ static uint64_t replay_scale(const struct replay *rp, uint64_t ns)
 	return v >= 1.8e19 ? UINT64_MAX / 2 : (uint64_t)v;
 }
 
+/* A recorded time, scaled, on the simulated clock: after the replay's start. */
+static uint64_t replay_start_at(const struct replay *rp, uint64_t ns)
+{
+	uint64_t at = replay_scale(rp, ns);
+
+	return at < UINT64_MAX / 2 - rp->spec->start ? at + rp->spec->start : UINT64_MAX / 2;
+}
+
 /* The process for @pid, created on its first record. -1: out of memory. */
 static int replay_proc_of(struct sim *s, uint32_t pid)
 {
@@ -83,14 +94,18 @@ static int replay_proc_of(struct sim *s, uint32_t pid)
 	if (pi >= 0)
 		return pi;
 	if (rp->nprocs == rp->cap) {
-		size_t cap = rp->cap ? rp->cap * 2 : 16;
+		size_t cap = rp->cap ? rp->cap * 2 : 16, i;
 		struct replay_proc **np = realloc(rp->procs, cap * sizeof(*np));
-		struct job_result *nj = realloc(s->r->jobs, cap * sizeof(*nj));
+		struct job_result *nj = realloc(s->r->jobs, (rp->base + cap) * sizeof(*nj));
 
 		if (np)
 			rp->procs = np;
-		if (nj)
+		if (nj) {
 			s->r->jobs = nj;
+			/* the background jobs' results moved with the table */
+			for (i = 0; i < s->nprocs; i++)
+				s->procs[i].res = &nj[i];
+		}
 		if (!np || !nj)
 			return -1;
 		rp->cap = cap;
@@ -101,7 +116,7 @@ static int replay_proc_of(struct sim *s, uint32_t pid)
 		 * pointers to p->ap, which must not move when the table grows.
 		 */
 		struct replay_proc *p = calloc(1, sizeof(*p));
-		struct job_result *j = &s->r->jobs[rp->nprocs];
+		struct job_result *j = &s->r->jobs[rp->base + rp->nprocs];
 		const char *comm = trace_proc_name(rp->t, pid);
 		const struct trace_stats *ts = trace_stats(rp->t);
 
@@ -120,7 +135,7 @@ static int replay_proc_of(struct sim *s, uint32_t pid)
 			snprintf(j->name, sizeof(j->name), "%s[%u]", comm, pid);
 		else
 			snprintf(j->name, sizeof(j->name), "pid %u", pid);
-		s->r->nr_jobs = ++rp->nprocs;
+		s->r->nr_jobs = rp->base + ++rp->nprocs;
 	}
 	return (int)rp->nprocs - 1;
 }
@@ -164,11 +179,11 @@ static int replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, boo
 	li = rp->free_live;
 	rp->free_live = rp->live[li].next;
 	rp->live[li] = (struct replay_io){ s->now, (uint64_t)nr * 512, 0, pi, write, -1 };
-	if (!p->any)
+	if (!p->c.any)
 		p->first = s->now;
-	p->any = true;
-	p->outstanding++;
-	p->last_issue = s->now;
+	p->c.any = true;
+	p->c.outstanding++;
+	p->c.last_issue = s->now;
 	return blk_submit_split(s, K_TRACE, &p->ap, (unsigned)li, sector, nr,
 				write, sync, &rp->live[li].pieces);
 }
@@ -184,27 +199,11 @@ static int replay_try(struct sim *s, int pi)
 
 	while (p->head >= 0 && !p->timer) {
 		struct replay_node *n = &rp->nodes[p->head];
-		uint64_t t, at = n->t;
+		uint64_t t;
 		int h;
 
-		if (!p->any) {
-			t = at;
-		} else if (!n->sync) {
-			t = at > p->last_issue ? at : p->last_issue;	/* async: as recorded */
-		} else if (n->dep == TD_OVERLAP) {
-			t = p->last_issue + n->wait;
-		} else {
-			if (p->outstanding)
-				return 0;	/* waits for the previous one to complete */
-			if (n->dep == TD_AFTER_DONE) {
-				t = p->last_done + n->wait;
-			} else {
-				/* no completions recorded: its gap, and not before the last completes */
-				t = p->last_issue + n->wait;
-				if (t < p->last_done)
-					t = p->last_done;
-			}
-		}
+		if (!replay_when(&p->c, n->t, n->wait, n->sync, n->dep, &t))
+			return 0;	/* waits for the previous one to complete */
 		if (t > s->now) {
 			p->timer = true;
 			return event_push(s, t, EV_TWAKE, pi, NULL);
@@ -228,9 +227,16 @@ static void replay_exit_if_idle(struct sim *s, int pi)
 {
 	struct replay_proc *p = s->rp->procs[pi];
 
-	if (s->rp->eof && !p->exited && p->head < 0 && !p->outstanding && !p->timer) {
+	if (s->rp->eof && !p->exited && p->head < 0 && !p->c.outstanding && !p->timer) {
 		p->exited = true;
 		s->ops->proc_exit(s->sched, &p->ap, s->now);
+		/*
+		 * A background load runs while the trace replays, and no
+		 * longer; with --start too, so that the run's end is the
+		 * replay's last completion, not a timer after it.
+		 */
+		if (++s->rp->exited == s->rp->nprocs && (s->rp->base || s->rp->spec->start))
+			s->stop = true;
 	}
 }
 
@@ -272,17 +278,15 @@ static int replay_pull(struct sim *s)
 		ni = rp->free_node;
 		n = &rp->nodes[ni];
 		rp->free_node = n->next;
-		at = replay_scale(rp, rec.t);
+		at = replay_start_at(rp, rec.t);
 		n->t = at;
-		n->wait = rec.dep == TD_AFTER_DONE ? replay_scale(rp, rec.think) :
-			  at - (p->last_t < at ? p->last_t : at);
+		n->wait = replay_wait(&p->c, rec.dep, at, replay_scale(rp, rec.think));
 		n->sector = rec.sector;
 		n->nr = rec.nr;
 		n->write = rec.write;
 		n->sync = rec.sync;
 		n->dep = rec.dep;
 		n->next = -1;
-		p->last_t = at;
 		if (p->tail >= 0)
 			rp->nodes[p->tail].next = ni;
 		else
@@ -311,7 +315,7 @@ int replay_open_step(struct sim *s)
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
-		uint64_t at = replay_scale(rp, rp->next.t);
+		uint64_t at = replay_start_at(rp, rp->next.t);
 
 		event_set_side(s, SIDE_TRACE, at > s->now ? at : s->now, EV_TRACE, NULL);
 	}
@@ -329,15 +333,15 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 	if (--l->pieces)
 		return 0;
 	p = rp->procs[pi];
-	j = &s->r->jobs[pi];
+	j = &s->r->jobs[rp->base + pi];
 	j->io_bytes[l->dir] += l->bytes;
 	j->ios[l->dir]++;
 	hist_add(&j->lat[l->dir], s->now - l->start);
 	j->runtime = s->now - p->first;
 	l->next = rp->free_live;
 	rp->free_live = (int)rq->io;
-	p->outstanding--;
-	p->last_done = s->now;
+	p->c.outstanding--;
+	p->c.last_done = s->now;
 	if (rp->spec->closed && (replay_try(s, pi) || replay_pull(s)))
 		return -1;
 	replay_exit_if_idle(s, pi);
@@ -362,6 +366,7 @@ int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_
 		return -1;
 	s->rp = rp;
 	rp->spec = spec;
+	rp->base = s->r->nr_jobs;
 	rp->free_live = -1;
 	pidmap_init(&rp->pids);
 	rp->t = trace_open(spec->path, &spec->topts, err, errlen);
@@ -378,7 +383,7 @@ int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_
 	i = replay_read(s, &rp->next);
 	if (i <= 0)
 		return i;
-	event_set_side(s, SIDE_TRACE, replay_scale(rp, rp->next.t), EV_TRACE, NULL);
+	event_set_side(s, SIDE_TRACE, replay_start_at(rp, rp->next.t), EV_TRACE, NULL);
 	return 0;
 }
 

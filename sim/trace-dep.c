@@ -217,8 +217,9 @@ int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 	if (nr > UINT32_MAX)
 		return tr_fail(t, err, errlen, "size", "%" PRIu64 " sectors is too large", nr);
 	/* its end in bytes must fit 64 bits: replay checks the end, convert writes bytes */
-	if (sector > (UINT64_MAX >> 9) - nr)
-		return tr_fail(t, err, errlen, "sector", "%" PRIu64 " is beyond 2^64 bytes", sector);
+	if (sector > (UINT64_MAX >> 9) - nr || t->o.offset > (UINT64_MAX >> 9) - nr - sector)
+		return tr_fail(t, err, errlen, "sector", "%" PRIu64 "%s is beyond 2^64 bytes", sector,
+			       t->o.offset ? " with the offset" : "");
 	if (!t->have_t0) {
 		t->t0 = raw;
 		t->have_t0 = true;
@@ -241,7 +242,8 @@ int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 	if (!p)
 		return tr_fail(t, err, errlen, "pid", "out of memory");
 	r->t = rel;
-	r->sector = sector;
+	/* completions are matched by the recorded sector; only the record moves */
+	r->sector = sector + t->o.offset;
 	r->nr = (uint32_t)nr;
 	r->write = write;
 	r->sync = sync || !write;

@@ -41,6 +41,7 @@ struct trace_opts {
 	enum trace_fmt fmt;	/* TF_AUTO: detect from content */
 	const char *device;	/* keep only this device; NULL: the trace must have one */
 	uint64_t skip, limit;	/* ns: drop the first @skip, stop @limit after it (0: all) */
+	uint64_t offset;	/* sectors added to every record's (a trace placed elsewhere) */
 	bool skip_bad;		/* skip malformed records (counted) instead of stopping */
 };
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# bench/report.py on a hand-made guest log in guest-bench.sh's format
-# (tests/bench-report/guest.log: finished, projected and capped runs, a
-# document cut short, cost runs), with antic-sim's predictions fixed by
-# tests/bench-report/fake-sim.sh so the test does not move with the model:
-# the table byte for byte, the JSON by key, the plot, and a run with the
+# bench/report.py on hand-made guest logs in guest-bench.sh's format
+# (tests/bench-report/guest.log, one repetition in the older format:
+# finished, projected and capped runs, a document cut short, cost runs;
+# guest2.log, three repetitions on two disks with start-up rows), with
+# antic-sim's predictions fixed by tests/bench-report/fake-sim.sh so the
+# test does not move with the model: the tables byte for byte, the JSON by
+# key, the verdicts, the plot's kinds, README's section, and a run with the
 # real antic-sim. Prints "N passed, N failed" last.
 cd "$(dirname "$0")/.."
 dir=tests/bench-report
@@ -32,23 +34,27 @@ fi
 python3 - "$out/r.json" > "$out/json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-res = {(x["depth"], x["workload"], x["scheduler"]): x for x in r["results"]}
+res = {(x["disk"], x["depth"], x["workload"], x["load"], x["scheduler"]): x for x in r["results"]}
 cost = {(x["scheduler"], x["load"]): x for x in r["cost"]}
-wr, wt = res[(1, "write-vs-read", "mq-deadline")], res[(1, "write-vs-tree", "mq-deadline")]
-wa, rw = res[(1, "write-vs-tree", "anticipatory")], res[(1, "random-vs-write", "mq-deadline")]
+k = lambda w, s: ("ide2003", 1, w, None, s)
+wr, wt = res[k("write-vs-read", "mq-deadline")], res[k("write-vs-tree", "mq-deadline")]
+wa, rw = res[k("write-vs-tree", "anticipatory")], res[k("random-vs-write", "mq-deadline")]
+ar = res[k("write-vs-read", "anticipatory")]
 checks = [
-    ("kernel and disk", r["kernel"] == "6.12.0-test" and r["disk"]["rpm"] == 7200),
+    ("kernel, and a log without DISK lines is ide2003's", r["kernel"] == "6.12.0-test"
+     and r["disks"] == [{"disk": "ide2003", "depth": 1}]),
     ("six results", len(r["results"]) == 6),
-    ("finished run", (wr["time_s"], wr["metric"], wr["censored"], wr["projected"],
-                      wr["fio_error"], wr["throughput_fraction"], wr["sim_time_s"])
-     == (9.29, 9.29, False, False, False, 0.4833, 64.109)),
-    ("projected run", (wt["time_s"], wt["metric"], wt["censored"], wt["projected"], wt["fio_error"])
-     == (22.2, 184.2, False, True, False)),
-    ("capped run is a bound", (wa["metric"], wa["censored"], wa["projected"], wa["sim_time_s"])
-     == (22.3, True, False, 8.7)),
+    ("finished run", (wr["median"], wr["min"], wr["max"], wr["capped"], wr["median_kind"],
+                      wr["fio_error"], wr["sim_prediction"], wr["repetitions"])
+     == (9.29, 9.29, 9.29, False, "done", False, 64.109, [{"rep": 1, "value": 9.29, "kind": "done"}])),
+    ("projected run", (wt["median"], wt["capped"], wt["median_kind"], wt["repetitions"][0]["kind"],
+                       wt["sim_error"]) == (184.2, True, "partial", "projected", None)),
+    ("capped run is a bound", (wa["median"], wa["capped"], wa["median_kind"], wa["sim_prediction"],
+                               wa["sim_error"]) == (22.3, True, "bound", 8.7, None)),
     ("cut-short document skipped", [j["role"] for j in wa["jobs"]] == ["measured", "writer"]),
-    ("latency metric", (rw["metric"], rw["sim_time_s"], rw["jobs"][0]["read_p50_ms"],
-                        rw["jobs"][0]["read_p99_ms"]) == (42.0, 54.0, 42.0, 450.0)),
+    ("latency metric", (rw["median"], rw["unit"], rw["sim_prediction"], rw["sim_error"],
+                        rw["jobs"][0]["read_p99_ms"]) == (42.0, "ms", 54.0, 28.6, 450.0)),
+    ("one run has no verdict", ar["vs"]["mq-deadline"] == {"ratio": 0.396, "verdict": "one run"}),
     ("job figures", (wr["jobs"][0]["name"], wr["jobs"][0]["read_p99_ms"], wr["jobs"][1]["write_MBps"])
      == ("cat", 198.18, 10.82)),
     ("cost runs", len(r["cost"]) == 8 and cost[("anticipatory", "reads")]
@@ -62,12 +68,99 @@ cat "$out/json"
 pass=$((pass + $(grep -c '^PASS' "$out/json"))) fail=$((fail + $(grep -c '^FAIL' "$out/json")))
 grep -q '^PASS' "$out/json" || ko "json checks ran"
 
-# the real simulator: its predictions stand in brackets beside the kernel's
-if [ -x build/antic-sim ] && python3 bench/report.py $dir/guest.log "$out/s" > /dev/null 2>&1; then
-	check "antic-sim's predictions" grep -Eq '^write-vs-read +- +[0-9.]+ \[[0-9.]+\] .* [0-9.]+ \[[0-9.]+\]' "$out/s.txt"
+# a log of three repetitions on two disks with start-up rows
+# (tests/bench-report/guest2.log): medians and ranges, the verdicts, a
+# start-up stopped at its cap, the load's throughput, the plot's kinds and
+# README's section
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py $dir/guest2.log "$out/g" > "$out/g.stdout" 2> "$out/g.stderr"; then
+	ok "report.py runs on repetitions"
+else
+	cat "$out/g.stderr"; ko "report.py runs on repetitions"
+fi
+check "repetitions' table as expected" diff -u $dir/expected2.txt "$out/g.txt"
+printf '# t\n\n%s\nold\n%s\ntail\n' "$(sed -n 's/^START_MARK = "\(.*\)"$/\1/p' bench/report.py)" \
+	"$(sed -n 's/^END_MARK = "\(.*\)"$/\1/p' bench/report.py)" > "$out/README.md"
+check "README section written" python3 bench/report.py --readme "$out/README.md" "$out/g.json"
+ANTIC_SIM=$dir/fake-sim.sh python3 - "$out/g.json" "$out/README.md" "$out" > "$out/json2" 2>&1 <<'PY'
+import json, sys
+sys.path.insert(0, "bench")
+import report
+r = json.load(open(sys.argv[1]))
+res = {(x["disk"], x["depth"], x["workload"], x["load"], x["scheduler"]): x for x in r["results"]}
+k = lambda w, l, s, d=("st2000dm006", 32): d + (w, l, s)
+dl, bq, aa = (res[k("write-vs-read", None, s)] for s in ("mq-deadline", "bfq", "anticipatory"))
+g5 = {s: res[k("startup-git", "5r5w-seq", s)] for s in ("mq-deadline", "bfq", "anticipatory")}
+gn = res[k("startup-git", "none", "anticipatory")]
+ide = res[k("write-vs-read", None, "mq-deadline", ("ide2003", 1))]
+readme = open(sys.argv[2]).read()
+checks = [
+    ("median, min, max of three", (dl["median"], dl["min"], dl["max"], len(dl["repetitions"]))
+     == (9.5, 9.0, 10.0, 3)),
+    ("a win where the ranges are apart", aa["vs"]["mq-deadline"] == {"ratio": 0.474, "verdict": "win"}),
+    ("within noise where they overlap", aa["vs"]["bfq"] == {"ratio": 0.75, "verdict": "within noise"}),
+    ("a start-up stopped at its cap is capped, and counts at the cap",
+     (g5["bfq"]["capped"], g5["bfq"]["median_kind"], g5["bfq"]["repetitions"][0], g5["bfq"]["max"])
+     == (True, "partial", {"rep": 1, "value": 15.0, "kind": "bound"}, 15.0)),
+    ("a win against a cell with a capped run, the ranges apart",
+     g5["anticipatory"]["vs"]["bfq"]["verdict"] == "win"),
+    ("start-ups within noise", gn["vs"] == {"mq-deadline": {"ratio": 1.091, "verdict": "within noise"},
+                                            "bfq": {"ratio": 1.0, "verdict": "within noise"}}),
+    ("the load's throughput and its prediction",
+     (g5["anticipatory"]["background"], g5["anticipatory"]["sim_background"])
+     == ({"read_MBps": 35.0, "write_MBps": 5.0}, {"read_MBps": 60.0, "write_MBps": 12.0})),
+    ("start-up prediction and error", (g5["mq-deadline"]["sim_prediction"], g5["mq-deadline"]["sim_error"],
+                                       res[k("startup-git", "none", "mq-deadline")]["sim_error"])
+     == (3.2, 0.0, 190.9)),
+    ("no error against a capped cell", (ide["capped"], ide["sim_error"], ide["sim_prediction"])
+     == (True, None, 64.109)),
+    ("each record's I/O path, for the error's target", (g5["bfq"]["io_path"], dl["io_path"])
+     == ("raw-direct", "ext4")),
+    ("the disks in order", r["disks"] == [{"disk": "st2000dm006", "depth": 32}, {"disk": "ide2003", "depth": 1}]),
+    ("README: the verdicts counted", "of 2 start-up cells, anticipatory started the program faster than "
+     "mq-deadline beyond the noise in 1, slower in 0, and within noise in 1; against bfq 1 faster, "
+     "0 slower, 1 within noise" in readme),
+    ("README: the load's share", "moved 0.80-0.80 times what it moved under mq-deadline (median "
+     "0.80): the load paid for part of anticipatory's start-ups" in readme),
+    ("README: only between the markers", readme.startswith("# t\n") and readme.endswith("tail\n")
+     and "\nold\n" not in readme),
+]
+# the plot: a cell with a run stopped at its cap is never a plain bar
+log = report.read_log("tests/bench-report/guest2.log")
+cells = report.build_cells(log)
+plot = report.write_reports(log, cells, {}, report.morton_figures(), sys.argv[3] + "/p")
+capped = {(x["workload"] if x["load"] is None else "%s/%s" % (x["workload"][8:], x["load"]))
+          + "@" + x["disk"] + " " + x["scheduler"] for x in r["results"] if x["capped"]}
+labels, scheds, width, rows = report.plot_data(plot)
+kind_of = {}
+for p in plot:
+    kind_of[p[0] + " " + p[1]] = p[5]
+checks.append(("capped cells drawn hatched or as arrows", len(capped) == 2 and
+               all(kind_of[c] != "done" for c in capped)))
+script = report.gnuplot_script(plot, "t", sys.argv[3] + "/p.dat")
+solid = [l for l in script.split(", \\\n") if "fill solid" in l and "keyentry" not in l]
+checks.append(("solid bars only for finished cells", solid and all("$5 == 0 " in l for l in solid)))
+for name, good in checks:
+    print("%s repetitions: %s" % ("PASS" if good else "FAIL", name))
+PY
+cat "$out/json2"
+pass=$((pass + $(grep -c '^PASS' "$out/json2"))) fail=$((fail + $(grep -c '^FAIL' "$out/json2")))
+grep -q '^PASS' "$out/json2" || ko "repetition checks ran"
+
+# the real simulator: its predictions stand in braces beside the kernel's,
+# from bench/jobs and, for the start-ups, antic-sim replay beside the load
+if [ -x build/antic-sim ] && python3 bench/report.py $dir/guest.log "$out/s" > /dev/null 2>&1 &&
+	python3 bench/report.py $dir/guest2.log "$out/s2" > /dev/null 2>&1; then
+	check "antic-sim's predictions" grep -Eq '^write-vs-read +[0-9.]+ \{[0-9.]+\} +[0-9.]+ \{[0-9.]+\}' "$out/s.txt"
+	check "antic-sim's start-up predictions" \
+		grep -Eq '^startup-git 5r5w-seq +[0-9.]+ \[[0-9.-]+\] \{[0-9.]+\} .* \{[0-9.]+\}' "$out/s2.txt"
 else
 	ko "antic-sim's predictions (build/antic-sim built?)"
 fi
+# guest-bench.sh's order of the schedulers: rotated by one per repetition
+rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
+order=$(SCHEDS="a b c" sh -c "$rot"'
+for REP in 1 2 3 4; do printf "%s|" "$(rotated)"; done')
+check "schedulers rotated per repetition" test "$order" = "a b c|b c a|c a b|a b c|"
 # sim/morton.sh reads the same figures: a header of two lines and a row each
 rows=$(grep -vc -e '^#' -e '^workload	' bench/morton-2003.tsv)
 check "sim/morton.sh reads bench/morton-2003.tsv" \

@@ -47,6 +47,8 @@ echo "== Debian's fio-examples: each runs in antic-sim or is refused for a liste
 count tests/fio-examples.py
 echo "== disk presets against their published figures"
 count tests/presets.sh
+echo "== bench/replay-startup keeps each process's chain (against a file)"
+count tests/replay-startup.sh
 echo "== bench/report.py on a guest log made by hand"
 count tests/bench-report.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"

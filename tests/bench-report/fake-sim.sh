@@ -1,9 +1,14 @@
 #!/bin/sh
 # Stands in for antic-sim in tests/bench-report.sh: the same fixed
-# predictions (sim.json) for every example, so the test does not move
-# when the simulator's model does; the scheduler table as core has it.
+# predictions (sim.json) for every job file, and sim-replay.json for every
+# replay, so the test does not move when the simulator's model does; the
+# scheduler table as core has it.
 if [ "$1" = --list-schedulers ]; then
 	printf 'noop none\ndeadline mq-deadline\nanticipatory anticipatory as\n'
+	exit 0
+fi
+if [ "$1" = replay ]; then
+	cat "$(dirname "$0")/sim-replay.json"
 	exit 0
 fi
 cat "$(dirname "$0")/sim.json"

@@ -4,7 +4,9 @@
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
 # VM_PROGS (more host programs for the guest), VM_EXTRA_KO (more modules,
-# e.g. variants of the scheduler to compare in one boot) change it; VM_ROOT and
+# e.g. variants of the scheduler to compare in one boot), VM_DISK (an image
+# whose copy, grown to 512 MiB, is the virtio disk), VM_BENCH_FILES (files
+# and directories copied into /bench) change it; VM_ROOT and
 # VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
 set -eu
 kver=$1 cache=$2
@@ -91,11 +93,16 @@ if [ -n "${PARAMS:-}" ]; then
 	mkdir -p "$ir/bench"
 	cp "$PARAMS" "$ir/bench/params"
 fi
+if [ -n "${VM_BENCH_FILES:-}" ]; then
+	mkdir -p "$ir/bench"
+	for f in $VM_BENCH_FILES; do cp -r "$f" "$ir/bench/"; done
+fi
 chmod +x "$ir/init"
 (cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initramfs.gz"
 
 disk=$work/disk.img
 rm -f "$disk"
+[ -z "${VM_DISK:-}" ] || cp "$VM_DISK" "$disk"
 truncate -s 512M "$disk"
 
 echo "vm: booting $kver"

@@ -1,0 +1,145 @@
+#!/bin/sh
+# bench/replay-startup against a file: a hand-made trace of two processes
+# (tests/replay-startup/chain.blkparse) must keep each process's chain (a
+# request recorded after a completion waits for the replayed completion
+# plus its think time; one recorded beside an outstanding one does not
+# wait), run the processes side by side, and refuse bad input by file and
+# line; and antic-sim replay's background load (--jobs, --start). Prints
+# "N passed, N failed" last.
+cd "$(dirname "$0")/.."
+dir=tests/replay-startup
+bin=${REPLAY_STARTUP:-build/replay-startup}
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+# O_DIRECT needs a real file system: tmpfs may not take it
+out=$(mktemp -d -p build rs.XXXXXX) || { echo "0 passed, 1 failed"; exit 1; }
+trap 'rm -rf "$out"' EXIT
+dd if=/dev/zero of="$out/target" bs=1M count=128 status=none
+if "$bin" --log "$out/log" "$out/target" $dir/chain.blkparse > "$out/stdout" 2> "$out/stderr" &&
+	grep -q '^STARTUP-REPLAY time_ms=' "$out/stdout"; then
+	ok "replays the chains"
+else
+	cat "$out/stderr"; ko "replays the chains"
+fi
+# the figures, from the summary line and the per-request log
+python3 - "$out/stdout" "$out/log" > "$out/checks" 2>&1 <<'PY'
+import sys
+summary = dict(kv.split("=") for kv in open(sys.argv[1]).read().split()[1:])
+recs = {}
+for line in open(sys.argv[2]):
+    if line.startswith("#"):
+        continue
+    pid, i, issue, done, sector, nr, dep, wait = map(int, line.split())
+    recs.setdefault(pid, []).append((i, issue, done, dep, wait))
+t = float(summary["time_ms"])
+checks = []
+# process 100 thinks 1 + 200 + 100 ms after completions, 200 thinks 300 ms
+checks.append(("at least the longest chain's think times", t >= 301))
+# one after the other they would take over 600 ms
+checks.append(("processes run side by side", t < 450))
+checks.append(("every request replayed", summary["requests"] == "7"
+               and sum(len(v) for v in recs.values()) == 7))
+late = []
+early = False
+for pid, rs in recs.items():
+    rs.sort()
+    for k, (i, issue, done, dep, wait) in enumerate(rs):
+        prev_done = max((r[2] for r in rs[:k]), default=0)
+        if dep == 1 and issue < prev_done + wait:
+            late.append((pid, i))
+        if dep == 2 and k and issue < rs[k - 1][2]:
+            early = True
+checks.append(("a request after a completion waits for it and its think time", rs and not late))
+checks.append(("a request recorded beside an outstanding one goes out beside it", early))
+for name, good in checks:
+    print("%s %s" % ("PASS" if good else "FAIL", name))
+PY
+cat "$out/checks"
+pass=$((pass + $(grep -c '^PASS' "$out/checks"))) fail=$((fail + $(grep -c '^FAIL' "$out/checks")))
+grep -q '^PASS' "$out/checks" || ko "log checks ran"
+
+# bad input: an error naming the file, the line and the field; nothing replayed
+expect_error() {	# NAME PATTERN ARGS...
+	name=$1 pat=$2
+	shift 2
+	if "$bin" "$@" > "$out/e.out" 2> "$out/e.err"; then
+		ko "$name: exit 0"
+	elif grep -q "$pat" "$out/e.err" && ! grep -q STARTUP-REPLAY "$out/e.out"; then
+		ok "$name"
+	else
+		cat "$out/e.err"; ko "$name"
+	fi
+}
+expect_error "a malformed line" "bad.blkparse:2: time:" "$out/target" $dir/bad.blkparse
+expect_error "a write without --writes" "write.blkparse:3: action: a write" "$out/target" $dir/write.blkparse
+truncate -s 1M "$out/small"
+expect_error "a request beyond the target" "chain.blkparse:1: sector: 0 + 16384 is beyond" "$out/small" $dir/chain.blkparse
+expect_error "a missing target" "nonexistent" "$out/nonexistent" $dir/chain.blkparse
+expect_error "a bad --time-scale" "time-scale" --time-scale 0 "$out/target" $dir/chain.blkparse
+# --offset places the trace elsewhere on the target, as antic-sim replay --offset does
+if "$bin" --offset 1m --log "$out/olog" "$out/target" $dir/chain.blkparse > /dev/null 2>&1 &&
+	awk '$1 == 100 && $2 == 0 { found = ($5 == 2048) } END { exit !found }' "$out/olog"; then
+	ok "--offset moves every request"
+else
+	ko "--offset moves every request"
+fi
+expect_error "a request moved beyond the target" "chain.blkparse:1: sector: 262144 + 16384 is beyond" \
+	--offset 128m "$out/target" $dir/chain.blkparse
+if "$bin" --writes "$out/target" $dir/write.blkparse > "$out/w.out" 2>&1 && grep -q 'requests=2' "$out/w.out"; then
+	ok "--writes replays writes"
+else
+	cat "$out/w.out"; ko "--writes replays writes"
+fi
+
+# antic-sim's side: replay --jobs runs a background load beside the trace,
+# --start delays the trace, and the run ends with the trace's last completion
+sim=${ANTIC_SIM:-build/antic-sim}
+if "$sim" replay --quiet --output-format json --scheduler noop --set disk=ide2003 \
+	--start 2s --jobs bench/jobs/startup-5r5w-seq.fio $dir/chain.blkparse > "$out/sim.json" 2> "$out/sim.err" &&
+	"$sim" replay --quiet --output-format json --scheduler noop --set disk=ide2003 \
+	$dir/chain.blkparse > "$out/alone.json" 2>> "$out/sim.err"; then
+	ok "antic-sim replay --jobs --start runs"
+else
+	cat "$out/sim.err"; ko "antic-sim replay --jobs --start runs"
+fi
+"$sim" replay --quiet --output-format json --scheduler noop --offset 1m $dir/chain.blkparse \
+	> "$out/moved.json" 2>> "$out/sim.err"
+python3 - "$out/sim.json" "$out/alone.json" "$out/moved.json" > "$out/simchecks" 2>&1 <<'PY'
+import json, sys
+bg = json.load(open(sys.argv[1]))["schedulers"]["noop"]
+alone = json.load(open(sys.argv[2]))["schedulers"]["noop"]
+names = [j["jobname"] for j in bg["jobs"]]
+span = bg["sim_time_ns"] / 1e9 - 2
+checks = [
+    ("the load's jobs first, the trace's processes after them",
+     names[:10] == ["reader.%d" % i for i in range(5)] + ["writer.%d" % i for i in range(5)]
+     and names[10:] == ["a[100]", "b[200]"]),
+    # the load ran the whole time: its readers read more than a second's worth
+    ("the load ran while the trace waited for its start",
+     sum(j["read"]["io_bytes"] for j in bg["jobs"][:5]) > 5e6),
+    # the load's runtime is an hour: the run ended with the replay
+    ("the run ends with the trace", bg["sim_time_ns"] < 60e9 and span >= 0.301),
+    ("the load slows the trace", span > alone["sim_time_ns"] / 1e9),
+]
+# moved 1 MiB on: the same requests, only the first one's seek differs
+moved = json.load(open(sys.argv[3]))["schedulers"]["noop"]
+checks.append(("--offset replays the same requests elsewhere",
+               [j["read"]["io_bytes"] for j in moved["jobs"]] == [j["read"]["io_bytes"] for j in alone["jobs"]]
+               and moved["disk_util"][0]["sectors"] == alone["disk_util"][0]["sectors"]))
+for name, good in checks:
+    print("%s sim: %s" % ("PASS" if good else "FAIL", name))
+PY
+# moved past the simulated disk's end (1000 GB by default; 1000g is 1000 GiB), it is refused
+if "$sim" replay --quiet --scheduler noop --offset 1000g $dir/chain.blkparse > /dev/null 2> "$out/far.err"; then
+	ko "antic-sim replay --offset past the disk's end is refused"
+elif grep -q 'chain.blkparse:1: sector: 2097152000 + 16384 is beyond' "$out/far.err"; then
+	ok "antic-sim replay --offset past the disk's end is refused"
+else
+	cat "$out/far.err"; ko "antic-sim replay --offset past the disk's end is refused"
+fi
+cat "$out/simchecks"
+pass=$((pass + $(grep -c '^PASS' "$out/simchecks"))) fail=$((fail + $(grep -c '^FAIL' "$out/simchecks")))
+grep -q '^PASS' "$out/simchecks" || ko "sim checks ran"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
