@@ -17,7 +17,9 @@ run() {
 	rc=$?
 	kill $dog 2>/dev/null
 	if [ $rc = 0 ]; then
-		echo "VMTEST PASS $name"
+		# a test may say what it counted: a last "detail: ..." line
+		detail=$(sed -n 's/^detail: //p' /tmp/out | tail -n 1)
+		echo "VMTEST PASS $name${detail:+ ($detail)}"
 	else
 		echo "VMTEST FAIL $name: $(tail -n 5 /tmp/out | tr '\n' '|')"
 	fi
@@ -472,6 +474,192 @@ t_hddsim_unload() {
 	rmmod hddsim && ! grep -q hddsim /proc/devices
 }
 
+# ---- the write-back cache and power cuts (hddsim0: st2000dm006, cache on)
+P=/sys/block/hddsim0/hddsim
+
+# Records for the power-cut test: record N of run SALT is the line
+# "antic-rec SALT N" repeated over 4 KiB. Prints records $2 .. $2+$3-1.
+recs() {
+	awk -v salt="$1" -v n="$2" -v k="$3" 'BEGIN {
+		for (r = 0; r < k; r++) {
+			line = sprintf("antic-rec %s %08d\n", salt, n + r)
+			s = line
+			while (length(s) < 4096)
+				s = s s
+			printf "%s", substr(s, 1, 4096)
+		}
+	}'
+}
+
+# Records of @1 (a file of whole records) that differ from @2's.
+bad_records() {
+	cmp -l "$1" "$2" 2>/dev/null | awk '{ print int(($1 - 1) / 4096) }' | uniq | wc -l
+}
+
+# The writer: batches of $2 records from block $3 on, each written with
+# O_DIRECT and then fsync'd (a FLUSH); only when dd returns (the fsync
+# acknowledged) does the batch go to /tmp/pc.expect and its last number
+# to /tmp/pc.acked. A batch that fails (a power cut) is read back first
+# (which of its completed writes survived: /tmp/pc.unacked "written
+# lost") and then written again. Stops at /tmp/pc.stop.
+pc_writer() {
+	salt=$1 k=$2 base=$3 n=0 uw=0 ul=0
+	echo -1 > /tmp/pc.acked
+	: > /tmp/pc.expect
+	while [ ! -e /tmp/pc.stop ]; do
+		recs "$salt" $n $k > /tmp/pc.batch
+		if dd if=/tmp/pc.batch of=/dev/hddsim0 bs=4k seek=$((base + n)) \
+			oflag=direct conv=notrunc,fsync 2>/tmp/pc.dd; then
+			cat /tmp/pc.batch >> /tmp/pc.expect
+			echo $((n + k - 1)) > /tmp/pc.acked
+			n=$((n + k))
+			continue
+		fi
+		# writes dd saw complete before the error: whole records out;
+		# busybox prints none when the fsync failed, after all of them
+		j=$(sed -n 's/^\([0-9]*\)+[0-9]* records out$/\1/p' /tmp/pc.dd)
+		[ -n "$j" ] || j=$k
+		if [ "$j" -gt 0 ]; then
+			dd if=/dev/hddsim0 of=/tmp/pc.rb bs=4k skip=$((base + n)) count=$j \
+				iflag=direct 2>/dev/null
+			head -c $((j * 4096)) /tmp/pc.batch > /tmp/pc.want
+			b=$(bad_records /tmp/pc.want /tmp/pc.rb)
+			uw=$((uw + j)); ul=$((ul + b))
+		fi
+		echo "$uw $ul" > /tmp/pc.unacked
+	done
+	echo "$uw $ul" > /tmp/pc.unacked
+}
+
+# Nothing fsync acknowledged is lost to a power cut: a writer on hddsim0
+# under scheduler $1, three cuts a few seconds apart, then every
+# acknowledged record read back. Unacknowledged writes lost are counted
+# too (the cut must be losing something).
+t_power_cut() {
+	sched=$1 base=$2
+	echo "$sched" > /sys/block/hddsim0/queue/scheduler || return 1
+	[ "$(cat $P/write_cache)" = 1 ] || { echo "write_cache $(cat $P/write_cache)"; return 1; }
+	cuts0=$(cat $P/power_cuts) lost0=$(cat $P/lost_sectors)
+	rm -f /tmp/pc.stop /tmp/pc.unacked
+	pc_writer "$sched-$RANDOM" 8 $base &
+	w=$!
+	for c in 1 2 3; do
+		sleep 2.$((RANDOM % 10))
+		echo 1 > $P/power_cut || { echo "power_cut refused"; touch /tmp/pc.stop; wait $w; return 1; }
+	done
+	sleep 1
+	touch /tmp/pc.stop
+	wait $w
+	acked=$(cat /tmp/pc.acked)
+	set -- $(cat /tmp/pc.unacked 2>/dev/null || echo 0 0)
+	uw=$1 ul=$2
+	[ "$acked" -ge 0 ] || { echo "nothing acknowledged"; return 1; }
+	dd if=/dev/hddsim0 of=/tmp/pc.got bs=4k skip=$base count=$((acked + 1)) iflag=direct 2>/dev/null
+	bad=$(bad_records /tmp/pc.expect /tmp/pc.got)
+	[ "$(wc -c < /tmp/pc.got)" = "$(wc -c < /tmp/pc.expect)" ] || { echo "read back $(wc -c < /tmp/pc.got) bytes"; return 1; }
+	cuts=$(( $(cat $P/power_cuts) - cuts0 )) lost=$(( $(cat $P/lost_sectors) - lost0 ))
+	echo "power-cut $sched: $((acked + 1)) acknowledged, $bad lost; $ul of $uw written but unacknowledged lost; $cuts cuts lost $lost sectors"
+	[ "$cuts" = 3 ] || return 1
+	echo "detail: $((acked + 1 - bad)) of $((acked + 1)) acknowledged records intact, $ul of $uw unacknowledged lost, the cuts lost $lost sectors"
+	[ "$bad" = 0 ]
+}
+
+# the cache as the block layer and sysfs see it; bad values change nothing
+t_wcache_sysfs() {
+	modprobe hddsim profile=st2000dm006 capacity=64g mem_mb=128 || return 1
+	q=/sys/block/hddsim0/queue
+	[ "$(cat $P/write_cache)" = 1 ] && [ "$(cat $q/write_cache)" = "write back" ] ||
+		{ echo "write_cache $(cat $P/write_cache), queue says $(cat $q/write_cache)"; return 1; }
+	for bad in 2 -1 abc "" 1x; do
+		echo "$bad" > $P/write_cache 2>/dev/null && { echo "write_cache took '$bad'"; return 1; }
+		echo "$bad" > $P/power_cut 2>/dev/null && { echo "power_cut took '$bad'"; return 1; }
+	done
+	echo 0 > $P/power_cut 2>/dev/null && { echo "power_cut took 0"; return 1; }
+	cat $P/power_cut 2>/dev/null && { echo "power_cut readable"; return 1; }
+	[ "$(cat $P/write_cache)" = 1 ] && [ "$(cat $P/power_cuts)" = 0 ] || return 1
+	echo 0 > $P/write_cache || return 1
+	[ "$(cat $q/write_cache)" = "write through" ] || { echo "queue says $(cat $q/write_cache)"; return 1; }
+	# write-through: a write is on the media when it completes
+	d0=$(cat $P/destages)
+	dd if=/dev/urandom of=/dev/hddsim0 bs=4k count=16 oflag=direct 2>/dev/null || return 1
+	[ "$(cat $P/dirty_sectors)" = 0 ] && [ "$(cat $P/overlay_pages)" = 0 ] && [ "$(cat $P/destages)" = "$d0" ] || return 1
+	echo 1 > $P/write_cache || return 1
+	[ "$(cat $q/write_cache)" = "write back" ] || return 1
+	rmmod hddsim || return 1
+	# ide2003 is write-through, and has no cache to turn on
+	modprobe hddsim profile=ide2003 mem_mb=16 || return 1
+	[ "$(cat $P/write_cache)" = 0 ] && [ "$(cat $q/write_cache)" = "write through" ] || { rmmod hddsim; return 1; }
+	echo 1 > $P/write_cache 2>/dev/null && { echo "ide2003 took write_cache=1"; rmmod hddsim; return 1; }
+	rmmod hddsim || return 1
+	modprobe hddsim profile=st2000dm006 capacity=64g mem_mb=128
+}
+
+# A FLUSH waiting for the cache when the power goes: the fsync fails, the
+# cache and the overlay are empty after, and the disk works on.
+t_cut_flush() {
+	echo mq-deadline > /sys/block/hddsim0/queue/scheduler
+	# 200 scattered writes: the cache takes them all, the media needs ~1 s
+	fio --name=fill --filename=/dev/hddsim0 --rw=randwrite --bs=4k --direct=1 --size=32g \
+		--number_ios=200 --ioengine=libaio --iodepth=16 --randseed=3 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
+	l0=$(cat $P/lost_sectors)
+	dd if=/dev/urandom of=/dev/hddsim0 bs=4k count=1 seek=100 oflag=direct conv=notrunc,fsync 2>/dev/null &
+	f=$!
+	sleep 0.2
+	s=$(cat $P/dirty_sectors)
+	echo 1 > $P/power_cut || return 1
+	wait $f && { echo "fsync succeeded across the cut (dirty sectors before: $s)"; return 1; }
+	echo "dirty sectors at the cut: $s, lost: $(( $(cat $P/lost_sectors) - l0 ))"
+	[ "$s" -gt 0 ] && [ "$(cat $P/dirty_sectors)" = 0 ] && [ "$(cat $P/overlay_pages)" = 0 ] || return 1
+	[ $(( $(cat $P/lost_sectors) - l0 )) -gt 0 ] || return 1
+	t_fio_verify_small /dev/hddsim0
+}
+
+# Everything a user can do to the cache at once: I/O at depth 32 with
+# fsyncs, the cache switched off and on, power cut every few tenths of a
+# second, bad values. Nothing may hang (fio ends; the disk then settles
+# empty) and the module must unload afterwards (t_wcache_unload).
+t_cut_chaos() {
+	echo bfq > /sys/block/hddsim0/queue/scheduler
+	echo 32 > $P/queue_depth || return 1
+	fio --name=w --filename=/dev/hddsim0 --rw=randwrite --bs=4k-64k --direct=1 --size=4g \
+		--ioengine=libaio --iodepth=16 --fsync=4 --time_based --runtime=15 --continue_on_error=all \
+		--name=r --filename=/dev/hddsim0 --rw=randread --bs=4k --direct=1 --size=4g --offset=4g \
+		--ioengine=libaio --iodepth=8 --time_based --runtime=15 --continue_on_error=all \
+		--name=b --filename=/dev/hddsim0 --rw=write --bs=256k --direct=0 --size=64m --offset=8g \
+		--end_fsync=1 --time_based --runtime=15 --continue_on_error=all > /tmp/chaos.out 2>&1 &
+	fp=$!
+	n=0 off=0 on=0 busy=0
+	while kill -0 $fp 2>/dev/null; do
+		n=$((n + 1))
+		echo 1 > $P/power_cut || { echo "power_cut failed"; kill $fp; return 1; }
+		case $((n % 4)) in
+		1) if echo 0 > $P/write_cache; then off=$((off + 1)); else busy=$((busy + 1)); fi ;;
+		3) echo 1 > $P/write_cache && on=$((on + 1)) ;;
+		esac
+		echo 7 > $P/write_cache 2>/dev/null && { echo "took 7"; kill $fp; return 1; }
+		sleep 0.$((RANDOM % 6 + 1))
+	done
+	wait $fp
+	echo 1 > $P/write_cache
+	echo 1 > $P/queue_depth
+	echo "chaos: $n power cuts, cache off $off times ($busy refused), on $on times"
+	sleep 2
+	set -- $(cat /sys/block/hddsim0/inflight)
+	[ "$1" = 0 ] && [ "$2" = 0 ] || { echo "in flight: $*"; return 1; }
+	i=0
+	while [ "$(cat $P/dirty_sectors)" != 0 ] || [ "$(cat $P/overlay_pages)" != 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "never settled: $(cat $P/dirty_sectors) dirty, $(cat $P/overlay_pages) overlay pages"; return 1; }
+		sleep 0.1
+	done
+	grep -q "err=" /tmp/chaos.out || { echo "fio saw no errors"; tail -n 5 /tmp/chaos.out; return 1; }
+	t_fio_verify_small /dev/hddsim0
+}
+
+t_wcache_unload() {
+	echo 1 > $P/power_cut && rmmod hddsim && ! grep -q hddsim /proc/devices
+}
+
 echo "vm: kernel $(uname -r), $(nproc) cpus"
 modprobe virtio_blk && modprobe virtio_pci
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
@@ -505,6 +693,20 @@ echo "vm: hddsim $(grep '^lateness' /tmp/out | tail -n 1)"
 run hddsim-faults t_hddsim_faults
 run hddsim-depth t_hddsim_depth
 run hddsim-unload t_hddsim_unload
+run wcache-sysfs t_wcache_sysfs
+i=0
+for s in none mq-deadline bfq kyber anticipatory; do
+	run power-cut-$s t_power_cut $s $((i * 200000))
+	grep '^power-cut' /tmp/out | sed 's/^/vm: /'
+	i=$((i + 1))
+done
+set -- $(cat $P/lateness_us)
+echo "vm: hddsim lateness with the write cache (power-cut runs): p50 $2 p99 $4 max $6 us over $8 completions"
+run cut-flush t_cut_flush
+grep '^dirty sectors' /tmp/out | sed 's/^/vm: cut-flush: /'
+run cut-chaos t_cut_chaos
+grep '^chaos' /tmp/out | sed 's/^/vm: /'
+run wcache-unload t_wcache_unload
 run stress t_stress
 grep '^stress: ' /tmp/out | sed 's/^/vm: /'
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
