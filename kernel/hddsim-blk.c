@@ -955,7 +955,7 @@ HDDSIM_STAT(mean_seek_sectors, d->model.st.seeks ?
 HDDSIM_STAT(seek_ns, d->model.st.seek_ns);
 HDDSIM_STAT(rotate_ns, d->model.st.rotate_ns);
 HDDSIM_STAT(transfer_ns, d->model.st.transfer_ns);
-HDDSIM_STAT(busy_ns, d->busy_ns + ((d->active || d->npending) ?
+HDDSIM_STAT(busy_ns, d->busy_ns + (hddsim_busy(d) ?
 				   ktime_get_ns() - d->busy_since : 0));
 HDDSIM_STAT(errors, d->errors);
 HDDSIM_STAT(slowed, d->slowed);
