@@ -142,6 +142,8 @@ struct hddsim_dev {
 	 * touches; the media (pages) what survives a power cut.
 	 */
 	struct mutex data_lock;
+	/* one write_cache switch at a time: the block layer told in order */
+	struct mutex wc_lock;
 	struct xarray ovl;	/* page index -> struct page, newest data */
 	u64 ovl_pages;
 	struct hddsim_land batch[HDDSIM_LANDED];	/* the worker's, under data_lock */
@@ -1065,34 +1067,21 @@ static bool hddsim_clean(struct hddsim_dev *d)
 	return clean;
 }
 
-static ssize_t write_cache_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(dev_to_hddsim(dev)->model.p.write_cache));
-}
-
 /*
- * hdparm -W: 1 turns the cache on, 0 off. Off first makes everything in
- * it durable (new requests wait meanwhile; a signal gives up, -EINTR,
- * and the cache stays on). The block layer is told too, so that
+ * hdparm -W: turn the cache on or off. Off first makes everything in it
+ * durable (new requests wait meanwhile; a signal gives up, -EINTR, and
+ * the cache stays on). The block layer is told too, so that
  * /sys/block/X/queue/write_cache follows and it sends FLUSH and FUA only
  * to a drive with a cache: told before the drive starts caching, after
  * it stops.
  */
-static ssize_t write_cache_store(struct device *dev,
-				 struct device_attribute *attr,
-				 const char *buf, size_t count)
+static int hddsim_switch_cache(struct hddsim_dev *d, bool on)
 {
-	struct hddsim_dev *d = dev_to_hddsim(dev);
 	unsigned long flags;
-	unsigned int v;
 	bool ok;
 	int ret;
 
-	if (kstrtouint(buf, 10, &v) || v > 1)
-		return -EINVAL;
-	if (v) {
+	if (on) {
 		if (d->model.p.cache_mb < 1 || d->model.p.cache_mb > 4096 ||
 		    !disk_rotational(&d->model))
 			return -EINVAL;
@@ -1104,7 +1093,7 @@ static ssize_t write_cache_store(struct device *dev,
 		ok = disk_set_write_cache(&d->model, true);
 		spin_unlock_irqrestore(&d->lock, flags);
 		mutex_unlock(&d->data_lock);
-		return ok ? count : -EINVAL;
+		return ok ? 0 : -EINVAL;
 	}
 	mutex_lock(&d->data_lock);
 	for (;;) {
@@ -1128,7 +1117,30 @@ static ssize_t write_cache_store(struct device *dev,
 	mutex_unlock(&d->data_lock);
 	if (!ok)
 		return -EBUSY;
-	ret = kc_set_write_cache(d->disk->queue, false);
+	return kc_set_write_cache(d->disk->queue, false);
+}
+
+static ssize_t write_cache_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(dev_to_hddsim(dev)->model.p.write_cache));
+}
+
+/* 1 or 0: hddsim_switch_cache; anything else is refused. */
+static ssize_t write_cache_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	unsigned int v;
+	int ret;
+
+	if (kstrtouint(buf, 10, &v) || v > 1)
+		return -EINVAL;
+	mutex_lock(&d->wc_lock);
+	ret = hddsim_switch_cache(d, v);
+	mutex_unlock(&d->wc_lock);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(write_cache);
@@ -1337,6 +1349,7 @@ static int hddsim_add(int i)
 	xa_init(&d->pages);
 	xa_init(&d->ovl);
 	mutex_init(&d->data_lock);
+	mutex_init(&d->wc_lock);
 	INIT_LIST_HEAD(&d->done);
 	INIT_LIST_HEAD(&d->flushq);
 	INIT_WORK(&d->land_work, hddsim_land_work);
