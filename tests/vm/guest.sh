@@ -502,14 +502,26 @@ bad_records() {
 # to /tmp/pc.acked. A batch that fails (a power cut) is read back first
 # (which of its completed writes survived: /tmp/pc.unacked "written
 # lost") and then written again. Stops at /tmp/pc.stop.
+# A batch the power cut fell inside without failing it (the drive held
+# none of its commands at that moment) is written again and not counted:
+# a drive that loses power alone loses its cache without telling the
+# host, so the fsync vouches only for writes made since the last cut
+# (power_cuts tells the writer, as the host's own power loss would).
 pc_writer() {
-	salt=$1 k=$2 base=$3 n=0 uw=0 ul=0
+	salt=$1 k=$2 base=$3 n=0 uw=0 ul=0 straddled=0
 	echo -1 > /tmp/pc.acked
 	: > /tmp/pc.expect
 	while [ ! -e /tmp/pc.stop ]; do
 		recs "$salt" $n $k > /tmp/pc.batch
+		c0=$(cat $P/power_cuts)
 		if dd if=/tmp/pc.batch of=/dev/hddsim0 bs=4k seek=$((base + n)) \
 			oflag=direct conv=notrunc,fsync 2>/tmp/pc.dd; then
+			if [ "$(cat $P/power_cuts)" != "$c0" ]; then
+				straddled=$((straddled + 1))
+				echo $straddled > /tmp/pc.straddled
+				pc_lost $k
+				continue
+			fi
 			cat /tmp/pc.batch >> /tmp/pc.expect
 			echo $((n + k - 1)) > /tmp/pc.acked
 			n=$((n + k))
@@ -519,15 +531,21 @@ pc_writer() {
 		# busybox prints none when the fsync failed, after all of them
 		j=$(sed -n 's/^\([0-9]*\)+[0-9]* records out$/\1/p' /tmp/pc.dd)
 		[ -n "$j" ] || j=$k
-		if [ "$j" -gt 0 ]; then
-			dd if=/dev/hddsim0 of=/tmp/pc.rb bs=4k skip=$((base + n)) count=$j \
-				iflag=direct 2>/dev/null
-			head -c $((j * 4096)) /tmp/pc.batch > /tmp/pc.want
-			b=$(bad_records /tmp/pc.want /tmp/pc.rb)
-			uw=$((uw + j)); ul=$((ul + b))
-		fi
-		echo "$uw $ul" > /tmp/pc.unacked
+		pc_lost $j
 	done
+	echo "$uw $ul" > /tmp/pc.unacked
+}
+
+# The first $1 records of the batch were written (the drive took them)
+# but no fsync after the last cut vouches for them: how many the cut took.
+pc_lost() {
+	if [ "$1" -gt 0 ]; then
+		dd if=/dev/hddsim0 of=/tmp/pc.rb bs=4k skip=$((base + n)) count=$1 \
+			iflag=direct 2>/dev/null
+		head -c $(($1 * 4096)) /tmp/pc.batch > /tmp/pc.want
+		b=$(bad_records /tmp/pc.want /tmp/pc.rb)
+		uw=$((uw + $1)); ul=$((ul + b))
+	fi
 	echo "$uw $ul" > /tmp/pc.unacked
 }
 
@@ -540,7 +558,7 @@ t_power_cut() {
 	echo "$sched" > /sys/block/hddsim0/queue/scheduler || return 1
 	[ "$(cat $P/write_cache)" = 1 ] || { echo "write_cache $(cat $P/write_cache)"; return 1; }
 	cuts0=$(cat $P/power_cuts) lost0=$(cat $P/lost_sectors)
-	rm -f /tmp/pc.stop /tmp/pc.unacked
+	rm -f /tmp/pc.stop /tmp/pc.unacked /tmp/pc.straddled
 	pc_writer "$sched-$RANDOM" 8 $base &
 	w=$!
 	for c in 1 2 3; do
@@ -558,9 +576,10 @@ t_power_cut() {
 	bad=$(bad_records /tmp/pc.expect /tmp/pc.got)
 	[ "$(wc -c < /tmp/pc.got)" = "$(wc -c < /tmp/pc.expect)" ] || { echo "read back $(wc -c < /tmp/pc.got) bytes"; return 1; }
 	cuts=$(( $(cat $P/power_cuts) - cuts0 )) lost=$(( $(cat $P/lost_sectors) - lost0 ))
-	echo "power-cut $sched: $((acked + 1)) acknowledged, $bad lost; $ul of $uw written but unacknowledged lost; $cuts cuts lost $lost sectors"
+	st=$(cat /tmp/pc.straddled 2>/dev/null || echo 0)
+	echo "power-cut $sched: $((acked + 1)) acknowledged, $bad lost; $ul of $uw written but unacknowledged lost; $cuts cuts lost $lost sectors; $st batches a cut fell inside unnoticed, rewritten"
 	[ "$cuts" = 3 ] || return 1
-	echo "detail: $((acked + 1 - bad)) of $((acked + 1)) acknowledged records intact, $ul of $uw unacknowledged lost, the cuts lost $lost sectors"
+	echo "detail: $((acked + 1 - bad)) of $((acked + 1)) acknowledged records intact; $ul of $uw records written but not fsync'd since the last cut were lost; the cuts lost $lost sectors"
 	[ "$bad" = 0 ]
 }
 
@@ -629,35 +648,57 @@ t_wcache_timing() {
 	[ "$iops" -gt 0 ]
 }
 
-# A FLUSH waiting for the cache when the power goes: the fsync fails, the
-# cache and the overlay are empty after, and the disk works on.
+# A FLUSH waiting for the cache when the power goes: the fsync fails,
+# records the cache had acknowledged are gone, the cache and the overlay
+# are empty after, and the disk works on. A writer keeps the cache full
+# (its writes wait for room), so the FLUSH has over a second of destages
+# to wait for; the cut comes once the FLUSH is seen at the drive.
 t_cut_flush() {
 	echo mq-deadline > /sys/block/hddsim0/queue/scheduler
-	# 240 scattered writes: the cache takes them all, the media needs ~1.5 s
 	fio --name=fill --filename=/dev/hddsim0 --rw=randwrite --bs=4k --direct=1 --size=32g \
-		--number_ios=240 --ioengine=libaio --iodepth=16 --randseed=3 > /tmp/fio.out 2>&1 || { cat /tmp/fio.out; return 1; }
-	l0=$(cat $P/lost_sectors)
-	# 8 scattered records, acknowledged by the cache but not fsync'd: the
-	# drive is still destaging the 240 when the power goes
+		--ioengine=libaio --iodepth=16 --randseed=3 --time_based --runtime=60 \
+		--continue_on_error=all > /tmp/fill.out 2>&1 &
+	fp=$!
+	i=0
+	until [ "$(cat $P/dirty_sectors)" -ge 1000 ]; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { echo "cache never filled"; kill $fp; wait $fp; return 1; }
+		sleep 0.05
+	done
+	l0=$(cat $P/lost_sectors) f0=$(cat $P/flushes)
+	# 8 scattered records the cache acknowledges, not fsync'd
 	for r in 0 1 2 3 4 5 6 7; do
 		recs cut $r 1 > /tmp/cf.rec
-		dd if=/tmp/cf.rec of=/dev/hddsim0 bs=4k seek=$((r * 1000003 + 7)) oflag=direct conv=notrunc 2>/dev/null || return 1
+		dd if=/tmp/cf.rec of=/dev/hddsim0 bs=4k seek=$((r * 1000003 + 7)) oflag=direct conv=notrunc 2>/dev/null ||
+			{ kill $fp; wait $fp; return 1; }
 	done
 	dd if=/dev/urandom of=/dev/hddsim0 bs=4k count=1 seek=100 oflag=direct conv=notrunc,fsync 2>/dev/null &
 	f=$!
-	sleep 0.2
+	i=0
+	until [ "$(cat $P/flushes)" -gt "$f0" ]; do
+		i=$((i + 1))
+		[ $i -lt 400 ] || { echo "no FLUSH reached the drive"; kill $fp $f; wait $fp; return 1; }
+		sleep 0.05
+	done
 	s=$(cat $P/dirty_sectors)
-	echo 1 > $P/power_cut || return 1
-	wait $f && { echo "fsync succeeded across the cut (dirty sectors before: $s)"; return 1; }
+	echo 1 > $P/power_cut || { kill $fp; wait $fp; return 1; }
+	wait $f && { echo "fsync succeeded across the cut (dirty sectors before: $s)"; kill $fp; wait $fp; return 1; }
+	kill $fp; wait $fp
 	gone=0
 	for r in 0 1 2 3 4 5 6 7; do
 		recs cut $r 1 > /tmp/cf.want
 		dd if=/dev/hddsim0 of=/tmp/cf.got bs=4k skip=$((r * 1000003 + 7)) count=1 iflag=direct 2>/dev/null
 		cmp -s /tmp/cf.want /tmp/cf.got || gone=$((gone + 1))
 	done
+	sleep 1	# what fio sent after the cut settles
 	echo "dirty sectors at the cut: $s, lost: $(( $(cat $P/lost_sectors) - l0 )), unacknowledged records gone: $gone of 8"
-	[ $gone -gt 0 ] || return 1
-	[ "$s" -gt 0 ] && [ "$(cat $P/dirty_sectors)" = 0 ] && [ "$(cat $P/overlay_pages)" = 0 ] || return 1
+	[ "$s" -gt 0 ] && [ $gone -gt 0 ] || return 1
+	i=0
+	while [ "$(cat $P/dirty_sectors)" != 0 ] || [ "$(cat $P/overlay_pages)" != 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "never settled: $(cat $P/dirty_sectors) dirty, $(cat $P/overlay_pages) overlay pages"; return 1; }
+		sleep 0.1
+	done
 	[ $(( $(cat $P/lost_sectors) - l0 )) -gt 0 ] || return 1
 	t_fio_verify_small /dev/hddsim0
 }
