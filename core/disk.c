@@ -975,3 +975,33 @@ bool disk_flush(struct disk_model *d, u64 now, u64 *done)
 	d->flush_pending = true;
 	return false;
 }
+
+void disk_power_cut(struct disk_model *d, u64 now)
+{
+	u32 i;
+
+	d->ndirty = 0;
+	d->dirty_sectors = 0;
+	d->destaging = -1;
+	d->destage_run = 0;
+	d->flush_pending = false;
+	d->flush_seq = d->dirty_seq;
+	/* the buffer is RAM too; read-ahead stops with the head */
+	d->ra = -1;
+	for (i = 0; i < d->p.cache_segments; i++)
+		d->seg[i].start = d->seg[i].end = 0;
+	d->busy_until = antic_min64(d->busy_until, now);
+	d->iface_free = antic_min64(d->iface_free, now);
+}
+
+bool disk_set_write_cache(struct disk_model *d, bool on)
+{
+	if (d->p.type != DISK_HDD)
+		return !on;
+	if (on && (d->p.cache_mb < 1 || d->p.cache_mb > 4096))
+		return false;
+	if (!on && (d->ndirty || d->flush_pending))
+		return false;
+	d->p.write_cache = on;
+	return true;
+}

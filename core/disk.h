@@ -215,6 +215,20 @@ static inline bool disk_flush_pending(const struct disk_model *d)
 {
 	return d->flush_pending;
 }
+/*
+ * The drive loses power at @now: written data its cache held and had not
+ * put on the media is gone (an extent being destaged too: its write did
+ * not finish), so is the read cache, and the mechanism stops where it
+ * is. A FLUSH waiting is forgotten (the host sees it fail). Power comes
+ * back at once, without a spin-up; the cache keeps its setting.
+ */
+void disk_power_cut(struct disk_model *d, u64 now);
+/*
+ * Turn the write cache on or off at run time (hdparm -W). False, and
+ * nothing changes, when turning it off while it holds data (the host
+ * must make it durable first: a FLUSH) or on without a valid cache_mb.
+ */
+bool disk_set_write_cache(struct disk_model *d, bool on);
 /* Sectors the write cache may hold. */
 static inline u64 disk_cache_sectors(const struct disk_model *d)
 {

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hddsim.c - an emulated rotating disk. A blk-mq driver whose completions
- * are timed by core/disk.c (seek, rotation, zones, read cache), so that
- * every Linux I/O scheduler can be measured on "a hard disk" in a VM.
- * Data lives in RAM, allocated on first write, up to mem_mb per device;
- * nodata=1 keeps none (reads return zeros) for large capacities.
+ * are timed by core/disk.c (seek, rotation, zones, read cache, write-back
+ * cache), so that every Linux I/O scheduler can be measured on "a hard
+ * disk" in a VM. Data lives in RAM, allocated on first write, up to mem_mb
+ * per device; nodata=1 keeps none (reads return zeros) for large
+ * capacities. Written data the drive's cache holds and has not destaged
+ * is kept apart (the overlay), so that power_cut can lose it.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -16,6 +18,9 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/idr.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <linux/wait.h>
 
 #include "core/disk.h"
 #include "kcompat.h"
@@ -58,6 +63,8 @@ HDDSIM_PARAM(iface_mbps, "Interface rate for cache hits, MB/s");
 HDDSIM_PARAM(queue_depth, "Commands at the drive (1, or NCQ depth served SPTF); sysfs can change it");
 HDDSIM_PARAM(ncq_age_ms, "NCQ age limit: a command this old goes first, ms (0: none; default 500)");
 HDDSIM_PARAM(ncq_age_weight, "NCQ aging: per mille of a wait credited against positioning time (default 60)");
+HDDSIM_PARAM(write_cache, "1: volatile write-back cache (the profile's: on but for ide2003); sysfs can change it");
+HDDSIM_PARAM(cache_mb, "MiB of the write cache that may hold written data (default 16)");
 
 /*
  * blk-mq's tag depth is fixed when the disk is made, and it also sets the
@@ -76,11 +83,29 @@ HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default: the profile's, 512 
 /* lateness histogram: 4 buckets per power of two of microseconds */
 #define HDDSIM_LATE_BUCKETS 96
 
+/* extents that reached the media and whose data the worker has yet to land */
+#define HDDSIM_LANDED 64
+
 struct hddsim_cmd {
 	int budget;
 	struct request *rq;
 	struct disk_cmd cmd;	/* what the drive sees of it */
 	blk_status_t status;
+	bool flush;		/* a FLUSH, not a read or write */
+	bool cached;		/* a write whose data went to the overlay */
+	bool absorbed;		/* the cache took it: it completes at due */
+	u64 due;		/* ktime it completes, on the done list */
+	struct list_head node;	/* on the done list or the FLUSH queue */
+};
+
+/*
+ * [sector, +nr) was written on the media: the worker copies the overlay's
+ * data there (copy; a destage) and frees overlay pages nothing else holds.
+ */
+struct hddsim_land {
+	u64 sector;
+	u32 nr;
+	bool copy;
 };
 
 struct hddsim_dev {
@@ -92,8 +117,36 @@ struct hddsim_dev {
 	const struct disk_cmd **pending;
 	unsigned int npending;
 	struct hddsim_cmd *active;	/* in the mechanism */
+	bool destaging;		/* or a destage is */
 	struct hrtimer timer;
-	u64 due;		/* ktime the model says active completes */
+	u64 due;		/* ktime the model says the mechanism is done */
+	/*
+	 * Writes the cache took, and FLUSHes, complete at their own times
+	 * (interface speed): the done list, by due, and its timer.
+	 */
+	struct list_head done;
+	struct hrtimer done_timer;
+	unsigned int nabsorbed;	/* absorbed writes on the done list */
+	struct list_head flushq;	/* FLUSHes waiting for the drive to drain */
+	struct hddsim_cmd *flush_rq;	/* the FLUSH the drive is doing */
+	bool cut;		/* power_cut in progress: timers start nothing */
+	bool flushing;		/* a FLUSH waits or runs: hddsim_flush_state */
+	struct hddsim_land landed[HDDSIM_LANDED];
+	unsigned int nlanded;
+	struct work_struct land_work;
+	wait_queue_head_t clean_wq;	/* a destage landed */
+	/*
+	 * Data: every copy, the overlay's pages and the worker's landing
+	 * are serialised by data_lock (queue_rq may sleep: BLK_MQ_F_BLOCKING).
+	 * The overlay holds the newest data of every page an undestaged write
+	 * touches; the media (pages) what survives a power cut.
+	 */
+	struct mutex data_lock;
+	/* one write_cache switch at a time: the block layer told in order */
+	struct mutex wc_lock;
+	struct xarray ovl;	/* page index -> struct page, newest data */
+	u64 ovl_pages;
+	struct hddsim_land batch[HDDSIM_LANDED];	/* the worker's, under data_lock */
 	/*
 	 * How late completions fire against the model's schedule, in us:
 	 * the limit of what hddsim can show (an hrtimer under TCG fires late).
@@ -110,7 +163,7 @@ struct hddsim_dev {
 	struct gendisk *disk;
 	/* counters beyond the model's own */
 	u64 reads, writes, flushes, errors, slowed, busy_ns, busy_since;
-	u64 nomem;
+	u64 nomem, fua, power_cuts, lost_sectors;
 	/* fault injection, parts per million of requests */
 	u32 fail_ppm, slow_ppm, slow_ms;
 	u32 rng;
@@ -137,13 +190,19 @@ static u32 hddsim_rand(struct hddsim_dev *d)
 
 /* ---- data ---- */
 
-static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc)
+/*
+ * The media's page at @idx. @alloc: make it if missing, within mem_mb
+ * unless @over (a destage must land: the cache's data is bounded by
+ * cache_mb).
+ */
+static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
+				bool over)
 {
 	struct page *page = xa_load(&d->pages, idx), *old;
 
 	if (page || !alloc)
 		return page;
-	if (atomic64_read(&d->mem_pages) >= d->mem_limit_pages)
+	if (!over && atomic64_read(&d->mem_pages) >= d->mem_limit_pages)
 		return NULL;
 	page = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
 	if (!page)
@@ -157,13 +216,95 @@ static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc)
 	return page;
 }
 
-/* Copy one request's data; queue_rq may sleep (BLK_MQ_F_BLOCKING). */
-static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq)
+static void hddsim_to_page(struct page *page, unsigned int off,
+			   const void *src, unsigned int n)
+{
+	void *dst = kmap_local_page(page);
+
+	memcpy(dst + off, src, n);
+	kunmap_local(dst);
+}
+
+/*
+ * One piece of a request, within one page: @n bytes at byte @pos, to or
+ * from @bv at @boff. Caller holds data_lock. A read sees the overlay's
+ * data if it has the page (the newest), else the media's. A @cached
+ * write goes to the overlay, whose page starts as a copy of the media's;
+ * any other write goes to the media, and to the overlay's page too if it
+ * has one, so that the overlay stays the newest.
+ */
+static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
+				 unsigned int boff, u64 pos, unsigned int n,
+				 bool write, bool cached)
+{
+	pgoff_t idx = pos >> PAGE_SHIFT;
+	unsigned int off = offset_in_page(pos);
+	struct page *ovl = xa_load(&d->ovl, idx);
+	struct page *page = hddsim_page(d, idx, false, false);
+	void *buf, *src;
+	bool zeros;
+
+	if (!write) {
+		buf = bvec_kmap_local(bv);
+		page = ovl ? ovl : page;
+		if (page) {
+			src = kmap_local_page(page);
+			memcpy(buf + boff, src + off, n);
+			kunmap_local(src);
+		} else {
+			memset(buf + boff, 0, n);
+		}
+		kunmap_local(buf);
+		return BLK_STS_OK;
+	}
+	buf = bvec_kmap_local(bv);
+	zeros = !memchr_inv(buf + boff, 0, n);
+	kunmap_local(buf);
+	if (cached && !ovl) {
+		/* zeros over nothing, newest and durable: nothing to keep */
+		if (!page && zeros)
+			return BLK_STS_OK;
+		ovl = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+		if (!ovl)
+			return BLK_STS_RESOURCE;
+		if (page)
+			copy_highpage(ovl, page);
+		if (xa_err(xa_store(&d->ovl, idx, ovl, GFP_NOIO))) {
+			__free_page(ovl);
+			return BLK_STS_RESOURCE;
+		}
+		d->ovl_pages++;
+	}
+	if (!cached) {
+		/* zeros need no page: mkfs's zeroing costs no RAM */
+		if (!page && !zeros) {
+			page = hddsim_page(d, idx, true, false);
+			if (!page)
+				return BLK_STS_NOSPC;
+		}
+		if (page) {
+			buf = bvec_kmap_local(bv);
+			hddsim_to_page(page, off, buf + boff, n);
+			kunmap_local(buf);
+		}
+	}
+	if (ovl) {
+		buf = bvec_kmap_local(bv);
+		hddsim_to_page(ovl, off, buf + boff, n);
+		kunmap_local(buf);
+	}
+	return BLK_STS_OK;
+}
+
+/* Copy one request's data; caller holds data_lock. */
+static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq,
+				bool cached)
 {
 	bool write = rq_data_dir(rq) == WRITE;
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	struct req_iterator iter;
 	struct bio_vec bv;
+	blk_status_t st;
 
 	if (d->nodata) {
 		if (!write)
@@ -175,44 +316,12 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq)
 		unsigned int done = 0;
 
 		while (done < bv.bv_len) {
-			unsigned int off = offset_in_page(pos);
 			unsigned int n = min_t(unsigned int, bv.bv_len - done,
-					       PAGE_SIZE - off);
-			struct page *page = hddsim_page(d, pos >> PAGE_SHIFT, false);
-			void *dst, *src;
+					       PAGE_SIZE - offset_in_page(pos));
 
-			if (write) {
-				src = bvec_kmap_local(&bv);
-				/* zeros need no page: mkfs's zeroing costs no RAM */
-				if (!page && !memchr_inv(src + done, 0, n)) {
-					kunmap_local(src);
-					done += n;
-					pos += n;
-					continue;
-				}
-				if (!page) {
-					/* allocation may sleep: not while mapped */
-					kunmap_local(src);
-					page = hddsim_page(d, pos >> PAGE_SHIFT, true);
-					if (!page)
-						return BLK_STS_NOSPC;
-					src = bvec_kmap_local(&bv);
-				}
-				dst = kmap_local_page(page);
-				memcpy(dst + off, src + done, n);
-				kunmap_local(dst);
-				kunmap_local(src);
-			} else {
-				dst = bvec_kmap_local(&bv);
-				if (page) {
-					src = kmap_local_page(page);
-					memcpy(dst + done, src + off, n);
-					kunmap_local(src);
-				} else {
-					memset(dst + done, 0, n);
-				}
-				kunmap_local(dst);
-			}
+			st = hddsim_piece(d, &bv, done, pos, n, write, cached);
+			if (st != BLK_STS_OK)
+				return st;
 			done += n;
 			pos += n;
 		}
@@ -220,38 +329,285 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq)
 	return BLK_STS_OK;
 }
 
-/* ---- timing ---- */
+/* Page span of sectors [sector, +nr). */
+static void hddsim_span(u64 sector, u32 nr, pgoff_t *first, pgoff_t *last)
+{
+	*first = sector >> (PAGE_SHIFT - SECTOR_SHIFT);
+	*last = (sector + max_t(u32, nr, 1) - 1) >> (PAGE_SHIFT - SECTOR_SHIFT);
+}
+
+/* Sets in @held the pages of [first, first + 64) that [sector, +nr) touches. */
+static void hddsim_mark(u64 *held, pgoff_t first, u64 sector, u32 nr)
+{
+	pgoff_t a, b, i;
+
+	if (!nr)
+		return;
+	hddsim_span(sector, nr, &a, &b);
+	a = max(a, first);
+	b = min(b, first + 63);
+	for (i = a; i <= b && a <= b; i++)
+		*held |= 1ULL << (i - first);
+}
 
 /*
- * Put the command the drive picks (core/disk.c: disk_pick) into the
- * mechanism; caller holds the lock.
+ * Which of the pages [first, first + 64) still hold data the media lacks
+ * (or will): touched by an extent the model holds, a write waiting for
+ * the cache, or a destage the worker has yet to land.
  */
-static void hddsim_start_next(struct hddsim_dev *d, u64 now)
+static u64 hddsim_held(struct hddsim_dev *d, pgoff_t first)
 {
-	struct hddsim_cmd *best;
-	unsigned int k;
-	u64 start, done;
+	u64 held = 0;
+	unsigned long flags;
+	unsigned int i;
 
-	if (d->active || !d->npending)
-		return;
-	start = max(now - d->t0, disk_busy_until(&d->model));
-	k = disk_pick(&d->model, start, d->pending, d->npending);
-	best = container_of(d->pending[k], struct hddsim_cmd, cmd);
-	/* the rest keep their order: disk_pick breaks ties by it */
-	memmove(&d->pending[k], &d->pending[k + 1],
-		(d->npending - k - 1) * sizeof(*d->pending));
+	spin_lock_irqsave(&d->lock, flags);
+	for (i = 0; i < d->model.ndirty; i++)
+		hddsim_mark(&held, first, d->model.dirty[i].cmd.sector,
+			    d->model.dirty[i].cmd.nr);
+	for (i = 0; i < d->npending; i++) {
+		const struct hddsim_cmd *c = container_of(d->pending[i],
+							  struct hddsim_cmd, cmd);
+
+		if (c->cached)
+			hddsim_mark(&held, first, c->cmd.sector, c->cmd.nr);
+	}
+	for (i = 0; i < d->nlanded; i++)
+		if (d->landed[i].copy)
+			hddsim_mark(&held, first, d->landed[i].sector,
+				    d->landed[i].nr);
+	spin_unlock_irqrestore(&d->lock, flags);
+	return held;
+}
+
+/* Overlay pages of [sector, +nr) nothing holds any more go. */
+static void hddsim_ovl_release(struct hddsim_dev *d, u64 sector, u32 nr)
+{
+	pgoff_t first, last, i;
+	struct page *page;
+	u64 held;
+
+	hddsim_span(sector, nr, &first, &last);
+	for (; first <= last; first += 64) {
+		held = hddsim_held(d, first);
+		for (i = first; i <= last && i < first + 64; i++) {
+			if (held & (1ULL << (i - first)))
+				continue;
+			page = xa_erase(&d->ovl, i);
+			if (page) {
+				__free_page(page);
+				d->ovl_pages--;
+			}
+		}
+	}
+}
+
+/* A destage of [sector, +nr) reached the media: so does its newest data. */
+static void hddsim_land_copy(struct hddsim_dev *d, u64 sector, u32 nr)
+{
+	u64 end = sector + nr;
+
+	while (sector < end) {
+		pgoff_t idx = sector >> (PAGE_SHIFT - SECTOR_SHIFT);
+		u64 next = min_t(u64, end, (u64)(idx + 1) << (PAGE_SHIFT - SECTOR_SHIFT));
+		unsigned int off = offset_in_page(sector << SECTOR_SHIFT);
+		unsigned int n = (next - sector) << SECTOR_SHIFT;
+		struct page *ovl = xa_load(&d->ovl, idx), *page;
+		void *src;
+
+		sector = next;
+		if (!ovl)
+			continue;	/* zeros where nothing was stored */
+		page = hddsim_page(d, idx, true, true);
+		if (!page) {
+			d->nomem++;
+			pr_warn_ratelimited("hddsim%d: no memory to destage page %lu\n",
+					    d->id, idx);
+			continue;
+		}
+		src = kmap_local_page(ovl);
+		hddsim_to_page(page, off, src + off, n);
+		kunmap_local(src);
+	}
+}
+
+/*
+ * Land what the mechanism wrote since the last call: destaged data to the
+ * media, then free overlay pages nothing holds. Caller holds data_lock.
+ */
+static void hddsim_land(struct hddsim_dev *d)
+{
+	unsigned long flags;
+	unsigned int n, i;
+
+	spin_lock_irqsave(&d->lock, flags);
+	n = d->nlanded;
+	memcpy(d->batch, d->landed, n * sizeof(*d->landed));
+	d->nlanded = 0;
+	spin_unlock_irqrestore(&d->lock, flags);
+	for (i = 0; i < n; i++)
+		if (d->batch[i].copy)
+			hddsim_land_copy(d, d->batch[i].sector, d->batch[i].nr);
+	for (i = 0; i < n; i++)
+		hddsim_ovl_release(d, d->batch[i].sector, d->batch[i].nr);
+	wake_up_all(&d->clean_wq);
+}
+
+static void hddsim_land_work(struct work_struct *w)
+{
+	struct hddsim_dev *d = container_of(w, struct hddsim_dev, land_work);
+
+	mutex_lock(&d->data_lock);
+	hddsim_land(d);
+	mutex_unlock(&d->data_lock);
+}
+
+/* Drops the whole overlay (a power cut; the end). Caller holds data_lock. */
+static void hddsim_drop_overlay(struct hddsim_dev *d)
+{
+	struct page *page;
+	unsigned long idx;
+
+	xa_for_each(&d->ovl, idx, page) {
+		xa_erase(&d->ovl, idx);
+		__free_page(page);
+	}
+	d->ovl_pages = 0;
+}
+
+/* ---- timing: what sim/drive.c does, on real time ---- */
+
+/* Commands the drive holds: queued, in the mechanism, absorbed but not done. */
+static unsigned int hddsim_held_cmds(struct hddsim_dev *d)
+{
+	return d->npending + (d->active ? 1 : 0) + d->nabsorbed;
+}
+
+/* Anything at the drive: what busy_ns counts. */
+static bool hddsim_busy(struct hddsim_dev *d)
+{
+	return hddsim_held_cmds(d) || d->flush_rq || !list_empty(&d->flushq);
+}
+
+/*
+ * A FLUSH is not queued (libata drains the queue for it and holds the
+ * rest back until it completes): no budget while one waits or runs.
+ */
+static void hddsim_flush_state(struct hddsim_dev *d)
+{
+	WRITE_ONCE(d->flushing, d->flush_rq || !list_empty(&d->flushq));
+}
+
+/* @c completes at ktime @due, after those due no later; caller locks. */
+static void hddsim_done_add(struct hddsim_dev *d, struct hddsim_cmd *c, u64 due)
+{
+	struct hddsim_cmd *pos;
+
+	c->due = due;
+	list_for_each_entry_reverse(pos, &d->done, node)
+		if (pos->due <= due)
+			break;
+	list_add(&c->node, &pos->node);
+	if (d->done.next == &c->node)
+		hrtimer_start(&d->done_timer, ns_to_ktime(due), HRTIMER_MODE_ABS);
+}
+
+/* Command @i leaves the drive's queue; the rest keep their (arrival) order. */
+static void hddsim_take(struct hddsim_dev *d, unsigned int i)
+{
+	memmove(&d->pending[i], &d->pending[i + 1],
+		(d->npending - i - 1) * sizeof(*d->pending));
 	d->npending--;
-	done = disk_service(&d->model, start, best->cmd.sector, best->cmd.nr,
-			    best->cmd.write);
-	if (d->slow_ppm && hddsim_rand(d) % 1000000 < d->slow_ppm) {
-		done += (u64)d->slow_ms * NSEC_PER_MSEC;
-		d->slowed++;
+}
+
+/* The cache takes @c at model time @t, if it has room; caller locks. */
+static bool hddsim_absorb(struct hddsim_dev *d, struct hddsim_cmd *c, u64 t)
+{
+	u64 done;
+
+	if (!disk_absorb(&d->model, t, &c->cmd, &done))
+		return false;
+	c->absorbed = true;
+	d->nabsorbed++;
+	hddsim_done_add(d, c, d->t0 + done);
+	return true;
+}
+
+/* Writes that waited for room in the cache, oldest first, while it has some. */
+static void hddsim_absorb_waiting(struct hddsim_dev *d, u64 t)
+{
+	unsigned int i = 0;
+
+	while (i < d->npending) {
+		struct hddsim_cmd *c = container_of(d->pending[i],
+						    struct hddsim_cmd, cmd);
+
+		if (!disk_cacheable(&d->model, &c->cmd)) {
+			i++;	/* the mechanism's, not the cache's */
+			continue;
+		}
+		if (!hddsim_absorb(d, c, t))
+			return;	/* no room: the younger wait too */
+		hddsim_take(d, i);
 	}
-	if (d->fail_ppm && hddsim_rand(d) % 1000000 < d->fail_ppm) {
-		best->status = BLK_STS_IOERR;
-		d->errors++;
+}
+
+/* A FLUSH starts once the drive has drained: it waits for the cache. */
+static void hddsim_flush_start(struct hddsim_dev *d, u64 t)
+{
+	struct hddsim_cmd *c;
+	u64 done;
+
+	if (list_empty(&d->flushq) || d->flush_rq || hddsim_held_cmds(d))
+		return;
+	c = list_first_entry(&d->flushq, struct hddsim_cmd, node);
+	list_del_init(&c->node);
+	d->flush_rq = c;
+	if (disk_flush(&d->model, t, &done))
+		hddsim_done_add(d, c, d->t0 + done);
+	/* else hddsim_timer_fn completes it when the last destage lands */
+}
+
+/*
+ * At ktime @now: writes waiting for room go to the cache, a FLUSH starts
+ * once the drive has drained, and a free mechanism starts what
+ * core/disk.c's disk_start picks (a command, or a destage). Caller locks.
+ */
+static void hddsim_kick(struct hddsim_dev *d, u64 now)
+{
+	u64 t = now - d->t0, done;
+	struct hddsim_cmd *c;
+	int i;
+
+	if (d->cut)
+		return;
+	if (d->npending && d->model.p.write_cache)
+		hddsim_absorb_waiting(d, t);
+	hddsim_flush_start(d, t);
+	if (d->active || d->destaging)
+		return;
+	if (!d->npending && !d->model.ndirty)
+		return;
+	i = disk_start(&d->model, max(t, disk_busy_until(&d->model)),
+		       d->pending, d->npending, &done);
+	if (i == DISK_IDLE)
+		return;
+	if (i == DISK_DESTAGE) {
+		d->destaging = true;
+	} else {
+		c = container_of(d->pending[i], struct hddsim_cmd, cmd);
+		/* the rest keep their order: disk_pick breaks ties by it */
+		hddsim_take(d, i);
+		if (d->slow_ppm && hddsim_rand(d) % 1000000 < d->slow_ppm) {
+			done += (u64)d->slow_ms * NSEC_PER_MSEC;
+			d->slowed++;
+		}
+		if (d->fail_ppm && hddsim_rand(d) % 1000000 < d->fail_ppm) {
+			c->status = BLK_STS_IOERR;
+			d->errors++;
+		}
+		d->active = c;
 	}
-	d->active = best;
 	d->due = d->t0 + done;
 	hrtimer_start(&d->timer, ns_to_ktime(d->due), HRTIMER_MODE_ABS);
 }
@@ -262,6 +618,8 @@ static int hddsim_get_budget(struct request_queue *q)
 {
 	struct hddsim_dev *d = q->queuedata;
 
+	if (READ_ONCE(d->flushing))
+		return -1;	/* its completion reruns the queue */
 	if (atomic_inc_return(&d->busy) > READ_ONCE(d->depth)) {
 		atomic_dec(&d->busy);
 		return -1;
@@ -323,9 +681,9 @@ static u64 hddsim_late_top(unsigned int i)
 }
 
 /* caller holds the lock */
-static void hddsim_late_add(struct hddsim_dev *d, u64 now)
+static void hddsim_late_add(struct hddsim_dev *d, u64 now, u64 due)
 {
-	u64 late = now > d->due ? now - d->due : 0;
+	u64 late = now > due ? now - due : 0;
 
 	d->late[hddsim_late_bucket(div_u64(late, NSEC_PER_USEC))]++;
 	d->late_n++;
@@ -346,28 +704,119 @@ static u64 hddsim_late_pct(struct hddsim_dev *d, unsigned int pct)
 	return 0;
 }
 
+/* Give @c back to blk-mq with its status; no lock held. */
+static void hddsim_end(struct hddsim_dev *d, struct hddsim_cmd *c)
+{
+	int budget = c->budget;
+
+	c->budget = -1;
+	blk_mq_end_request(c->rq, c->status);
+	hddsim_release(d, budget, true);
+}
+
+/* The mechanism finished a command or a destage. */
 static enum hrtimer_restart hddsim_timer_fn(struct hrtimer *t)
 {
 	struct hddsim_dev *d = container_of(t, struct hddsim_dev, timer);
+	struct hddsim_cmd *c = NULL, *fl = NULL;
 	u64 now = ktime_get_ns();
-	struct hddsim_cmd *c;
+	bool was, land = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
-	c = d->active;
+	if (d->cut || (!d->active && !d->destaging))
+		goto out;
+	/*
+	 * The worker lands what the media got, and has not caught up:
+	 * this operation takes a while longer (a bound on d->landed).
+	 */
+	if (d->nlanded == HDDSIM_LANDED &&
+	    (d->destaging || (d->active->cmd.write && d->model.p.write_cache))) {
+		d->due = now + NSEC_PER_MSEC;
+		hrtimer_start(&d->timer, ns_to_ktime(d->due), HRTIMER_MODE_ABS);
+		goto out;
+	}
+	was = hddsim_busy(d);
+	hddsim_late_add(d, now, d->due);
+	if (d->destaging) {
+		const struct disk_cmd *x = &d->model.dirty[d->model.destaging].cmd;
+
+		d->landed[d->nlanded++] = (struct hddsim_land){
+			.sector = x->sector, .nr = x->nr, .copy = true };
+		land = true;
+		d->destaging = false;
+		disk_destage_done(&d->model);
+		if (d->flush_rq && !disk_flush_pending(&d->model) &&
+		    list_empty(&d->flush_rq->node)) {
+			fl = d->flush_rq;
+			d->flush_rq = NULL;
+		}
+	} else {
+		c = d->active;
+		d->active = NULL;
+		/* a write to the media may leave overlay pages nobody holds */
+		if (c->cmd.write && d->model.p.write_cache) {
+			d->landed[d->nlanded++] = (struct hddsim_land){
+				.sector = c->cmd.sector, .nr = c->cmd.nr };
+			land = true;
+		}
+	}
+	hddsim_kick(d, now);
+	hddsim_flush_state(d);
+	if (was && !hddsim_busy(d))
+		d->busy_ns += now - d->busy_since;
+out:
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (land) {
+		queue_work(system_wq, &d->land_work);
+		wake_up_all(&d->clean_wq);
+	}
 	if (c)
-		hddsim_late_add(d, now);
-	d->active = NULL;
-	hddsim_start_next(d, now);
-	if (!d->active && !d->npending)
+		hddsim_end(d, c);
+	if (fl)
+		hddsim_end(d, fl);
+	return HRTIMER_NORESTART;
+}
+
+/* Writes the cache took, and FLUSHes, reach their completion time. */
+static enum hrtimer_restart hddsim_done_fn(struct hrtimer *t)
+{
+	struct hddsim_dev *d = container_of(t, struct hddsim_dev, done_timer);
+	struct hddsim_cmd *c, *n;
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+	LIST_HEAD(ended);
+	bool was;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->cut) {
+		spin_unlock_irqrestore(&d->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	was = hddsim_busy(d);
+	list_for_each_entry_safe(c, n, &d->done, node) {
+		if (c->due > now)
+			break;
+		hddsim_late_add(d, now, c->due);
+		list_move_tail(&c->node, &ended);
+		if (c->absorbed)
+			d->nabsorbed--;
+		if (c == d->flush_rq)
+			d->flush_rq = NULL;
+	}
+	hddsim_kick(d, now);
+	hddsim_flush_state(d);
+	if (!list_empty(&d->done))
+		hrtimer_start(&d->done_timer,
+			      ns_to_ktime(list_first_entry(&d->done, struct hddsim_cmd,
+							   node)->due),
+			      HRTIMER_MODE_ABS);
+	if (was && !hddsim_busy(d))
 		d->busy_ns += now - d->busy_since;
 	spin_unlock_irqrestore(&d->lock, flags);
-	if (c) {
-		int budget = c->budget;
-
-		c->budget = -1;
-		blk_mq_end_request(c->rq, c->status);
-		hddsim_release(d, budget, true);
+	list_for_each_entry_safe(c, n, &ended, node) {
+		list_del_init(&c->node);
+		hddsim_end(d, c);
 	}
 	return HRTIMER_NORESTART;
 }
@@ -378,21 +827,21 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct hddsim_dev *d = hctx->queue->queuedata;
 	struct request *rq = bd->rq;
 	struct hddsim_cmd *c = blk_mq_rq_to_pdu(rq);
+	blk_status_t st = BLK_STS_OK;
 	unsigned long flags;
-	blk_status_t st;
 	u64 now;
 
 	blk_mq_start_request(rq);
+	INIT_LIST_HEAD(&c->node);
+	c->rq = rq;
+	c->status = BLK_STS_OK;
+	c->flush = false;
+	c->cached = false;
+	c->absorbed = false;
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
-		/* write-through: nothing is cached for writing */
-		spin_lock_irqsave(&d->lock, flags);
-		d->flushes++;
-		spin_unlock_irqrestore(&d->lock, flags);
-		hddsim_release(d, c->budget, false);
-		c->budget = -1;
-		blk_mq_end_request(rq, BLK_STS_OK);
-		return BLK_STS_OK;
+		c->flush = true;
+		break;
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		break;
@@ -401,8 +850,23 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		c->budget = -1;
 		return BLK_STS_NOTSUPP;
 	}
-	st = hddsim_copy(d, rq);
+	c->cmd = (struct disk_cmd){
+		.sector = blk_rq_pos(rq),
+		.nr = blk_rq_sectors(rq),
+		.write = !c->flush && rq_data_dir(rq) == WRITE,
+		.fua = !!(rq->cmd_flags & REQ_FUA),
+	};
+	/* a power cut or a write-cache switch sees a request whole, or not */
+	mutex_lock(&d->data_lock);
+	if (c->cmd.write) {
+		spin_lock_irqsave(&d->lock, flags);
+		c->cached = !d->nodata && disk_cacheable(&d->model, &c->cmd);
+		spin_unlock_irqrestore(&d->lock, flags);
+	}
+	if (!c->flush)
+		st = hddsim_copy(d, rq, c->cached);
 	if (st != BLK_STS_OK) {
+		mutex_unlock(&d->data_lock);
 		spin_lock_irqsave(&d->lock, flags);
 		d->nomem++;
 		spin_unlock_irqrestore(&d->lock, flags);
@@ -411,28 +875,38 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		c->budget = -1;
 		return st;
 	}
-	c->rq = rq;
-	c->cmd.sector = blk_rq_pos(rq);
-	c->cmd.nr = blk_rq_sectors(rq);
-	c->cmd.write = rq_data_dir(rq) == WRITE;
-	c->status = BLK_STS_OK;
 	now = ktime_get_ns();
 	spin_lock_irqsave(&d->lock, flags);
 	/* each command holds a tag, and the queue has room for every tag */
 	if (WARN_ON_ONCE(d->npending >= d->set.queue_depth)) {
 		spin_unlock_irqrestore(&d->lock, flags);
+		mutex_unlock(&d->data_lock);
 		return BLK_STS_RESOURCE;
 	}
-	if (c->cmd.write)
-		d->writes++;
-	else
-		d->reads++;
-	if (!d->active && !d->npending)
+	if (!hddsim_busy(d))
 		d->busy_since = now;
 	c->cmd.arrival = now - d->t0;
-	d->pending[d->npending++] = &c->cmd;
-	hddsim_start_next(d, now);
+	if (c->flush) {
+		d->flushes++;
+		list_add_tail(&c->node, &d->flushq);
+		hddsim_kick(d, now);
+	} else {
+		if (c->cmd.write)
+			d->writes++;
+		else
+			d->reads++;
+		if (c->cmd.write && c->cmd.fua)
+			d->fua++;
+		/* as sim/drive.c: the cache takes it, or the drive queues it */
+		if (!c->cmd.write || !d->model.p.write_cache ||
+		    !hddsim_absorb(d, c, c->cmd.arrival)) {
+			d->pending[d->npending++] = &c->cmd;
+			hddsim_kick(d, now);
+		}
+	}
+	hddsim_flush_state(d);
 	spin_unlock_irqrestore(&d->lock, flags);
+	mutex_unlock(&d->data_lock);
 	return BLK_STS_OK;
 }
 
@@ -483,12 +957,193 @@ HDDSIM_STAT(mean_seek_sectors, d->model.st.seeks ?
 HDDSIM_STAT(seek_ns, d->model.st.seek_ns);
 HDDSIM_STAT(rotate_ns, d->model.st.rotate_ns);
 HDDSIM_STAT(transfer_ns, d->model.st.transfer_ns);
-HDDSIM_STAT(busy_ns, d->busy_ns + ((d->active || d->npending) ?
+HDDSIM_STAT(busy_ns, d->busy_ns + (hddsim_busy(d) ?
 				   ktime_get_ns() - d->busy_since : 0));
 HDDSIM_STAT(errors, d->errors);
 HDDSIM_STAT(slowed, d->slowed);
 HDDSIM_STAT(nomem, d->nomem);
 HDDSIM_STAT(mem_pages, atomic64_read(&d->mem_pages));
+HDDSIM_STAT(fua, d->fua);
+HDDSIM_STAT(dirty_sectors, d->model.dirty_sectors);
+HDDSIM_STAT(destages, d->model.st.destages);
+HDDSIM_STAT(power_cuts, d->power_cuts);
+HDDSIM_STAT(lost_sectors, d->lost_sectors);
+
+static ssize_t overlay_pages_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	u64 v;
+
+	mutex_lock(&d->data_lock);
+	v = d->ovl_pages;
+	mutex_unlock(&d->data_lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+static DEVICE_ATTR_RO(overlay_pages);
+
+/*
+ * The drive loses power (write 1): what its cache had not destaged is
+ * lost, the overlay with it, and every command it held (queued, in the
+ * mechanism, taken by the cache but not yet acknowledged, a FLUSH) ends
+ * with an I/O error, as the host sees a drive that dropped off the link.
+ * Power comes back at once: the next command finds the drive working,
+ * its cache empty and on as before.
+ */
+static ssize_t power_cut_store(struct device *dev,
+			       struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	struct hddsim_cmd *c, *n;
+	unsigned long flags;
+	LIST_HEAD(failed);
+	unsigned int i;
+	unsigned int v;
+	u64 now;
+
+	if (kstrtouint(buf, 10, &v) || v != 1)
+		return -EINVAL;
+	/* no request is being copied or queued meanwhile */
+	mutex_lock(&d->data_lock);
+	spin_lock_irqsave(&d->lock, flags);
+	d->cut = true;
+	spin_unlock_irqrestore(&d->lock, flags);
+	/* from here the timers start nothing; these wait for a running one */
+	hrtimer_cancel(&d->timer);
+	hrtimer_cancel(&d->done_timer);
+	/* what reached the media stays there */
+	hddsim_land(d);
+	now = ktime_get_ns();
+	spin_lock_irqsave(&d->lock, flags);
+	if (hddsim_busy(d))
+		d->busy_ns += now - d->busy_since;
+	for (i = 0; i < d->npending; i++)
+		list_add_tail(&container_of(d->pending[i], struct hddsim_cmd,
+					    cmd)->node, &failed);
+	d->npending = 0;
+	if (d->active)
+		list_add_tail(&d->active->node, &failed);
+	d->active = NULL;
+	d->destaging = false;
+	list_splice_tail_init(&d->done, &failed);
+	list_splice_tail_init(&d->flushq, &failed);
+	if (d->flush_rq && list_empty(&d->flush_rq->node))
+		list_add_tail(&d->flush_rq->node, &failed);
+	d->flush_rq = NULL;
+	d->nabsorbed = 0;
+	d->lost_sectors += d->model.dirty_sectors;
+	d->power_cuts++;
+	disk_power_cut(&d->model, now - d->t0);
+	hddsim_flush_state(d);
+	d->cut = false;
+	spin_unlock_irqrestore(&d->lock, flags);
+	hddsim_drop_overlay(d);
+	mutex_unlock(&d->data_lock);
+	list_for_each_entry_safe(c, n, &failed, node) {
+		list_del_init(&c->node);
+		c->status = BLK_STS_IOERR;
+		hddsim_end(d, c);
+	}
+	blk_mq_run_hw_queues(d->disk->queue, true);
+	return count;
+}
+static DEVICE_ATTR_WO(power_cut);
+
+/* The cache holds nothing, and no write waits for it. */
+static bool hddsim_clean(struct hddsim_dev *d)
+{
+	unsigned long flags;
+	unsigned int i;
+	bool clean;
+
+	spin_lock_irqsave(&d->lock, flags);
+	clean = !d->model.ndirty && !disk_flush_pending(&d->model) &&
+		!d->nlanded;
+	for (i = 0; i < d->npending && clean; i++)
+		clean = !container_of(d->pending[i], struct hddsim_cmd,
+				      cmd)->cached;
+	spin_unlock_irqrestore(&d->lock, flags);
+	return clean;
+}
+
+/*
+ * hdparm -W: turn the cache on or off. Off first makes everything in it
+ * durable (new requests wait meanwhile; a signal gives up, -EINTR, and
+ * the cache stays on). The block layer is told too, so that
+ * /sys/block/X/queue/write_cache follows and it sends FLUSH and FUA only
+ * to a drive with a cache: told before the drive starts caching, after
+ * it stops.
+ */
+static int hddsim_switch_cache(struct hddsim_dev *d, bool on)
+{
+	unsigned long flags;
+	bool ok;
+	int ret;
+
+	if (on) {
+		if (d->model.p.cache_mb < 1 || d->model.p.cache_mb > 4096 ||
+		    !disk_rotational(&d->model))
+			return -EINVAL;
+		ret = kc_set_write_cache(d->disk->queue, true);
+		if (ret)
+			return ret;
+		mutex_lock(&d->data_lock);
+		spin_lock_irqsave(&d->lock, flags);
+		ok = disk_set_write_cache(&d->model, true);
+		spin_unlock_irqrestore(&d->lock, flags);
+		mutex_unlock(&d->data_lock);
+		return ok ? 0 : -EINVAL;
+	}
+	mutex_lock(&d->data_lock);
+	for (;;) {
+		/* we hold data_lock: the worker cannot land, so we do */
+		hddsim_land(d);
+		if (hddsim_clean(d))
+			break;
+		if (wait_event_interruptible_timeout(d->clean_wq,
+				hddsim_clean(d) || READ_ONCE(d->nlanded),
+				HZ / 10) < 0) {
+			mutex_unlock(&d->data_lock);
+			return -EINTR;
+		}
+	}
+	spin_lock_irqsave(&d->lock, flags);
+	ok = disk_set_write_cache(&d->model, false);
+	spin_unlock_irqrestore(&d->lock, flags);
+	/* what is left of the overlay is the media's data: nothing holds it */
+	if (ok)
+		hddsim_drop_overlay(d);
+	mutex_unlock(&d->data_lock);
+	if (!ok)
+		return -EBUSY;
+	return kc_set_write_cache(d->disk->queue, false);
+}
+
+static ssize_t write_cache_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(dev_to_hddsim(dev)->model.p.write_cache));
+}
+
+/* 1 or 0: hddsim_switch_cache; anything else is refused. */
+static ssize_t write_cache_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	unsigned int v;
+	int ret;
+
+	if (kstrtouint(buf, 10, &v) || v > 1)
+		return -EINVAL;
+	mutex_lock(&d->wc_lock);
+	ret = hddsim_switch_cache(d, v);
+	mutex_unlock(&d->wc_lock);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(write_cache);
 
 #define HDDSIM_KNOB(name, max)						\
 static ssize_t name##_show(struct device *dev,				\
@@ -591,6 +1246,10 @@ static struct attribute *hddsim_attrs[] = {
 	&dev_attr_mem_pages.attr, &dev_attr_fail_ppm.attr,
 	&dev_attr_slow_ppm.attr, &dev_attr_slow_ms.attr,
 	&dev_attr_queue_depth.attr, &dev_attr_lateness_us.attr,
+	&dev_attr_fua.attr, &dev_attr_dirty_sectors.attr,
+	&dev_attr_destages.attr, &dev_attr_power_cuts.attr,
+	&dev_attr_lost_sectors.attr, &dev_attr_overlay_pages.attr,
+	&dev_attr_power_cut.attr, &dev_attr_write_cache.attr,
 	NULL,
 };
 
@@ -638,14 +1297,8 @@ static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 	P(track_to_track_us); P(avg_seek_us); P(full_stroke_us);
 	P(overhead_us); P(cache_segments); P(segment_kb); P(iface_mbps);
 	P(queue_depth); P(ncq_age_ms); P(ncq_age_weight);
+	P(write_cache); P(cache_mb);
 #undef P
-	/*
-	 * The model's write-back cache (FLUSH, FUA, destage) is not wired
-	 * into hddsim yet: it runs every preset write-through, and says so.
-	 */
-	if (p->write_cache)
-		pr_info("hddsim%d: write cache not emulated yet: write-through\n", i);
-	p->write_cache = 0;
 	*depth = p->queue_depth;
 	return 0;
 }
@@ -694,7 +1347,16 @@ static int hddsim_add(int i)
 	d->rng = 0x9e3779b9u ^ i;
 	spin_lock_init(&d->lock);
 	xa_init(&d->pages);
+	xa_init(&d->ovl);
+	mutex_init(&d->data_lock);
+	mutex_init(&d->wc_lock);
+	INIT_LIST_HEAD(&d->done);
+	INIT_LIST_HEAD(&d->flushq);
+	INIT_WORK(&d->land_work, hddsim_land_work);
+	init_waitqueue_head(&d->clean_wq);
 	kc_hrtimer_setup(&d->timer, hddsim_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	kc_hrtimer_setup(&d->done_timer, hddsim_done_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_ABS);
 	d->t0 = ktime_get_ns();
 
 	d->set.ops = &hddsim_mq_ops;
@@ -711,7 +1373,8 @@ static int hddsim_add(int i)
 	ret = blk_mq_alloc_tag_set(&d->set);
 	if (ret)
 		goto free_dev;
-	d->disk = hddsim_alloc_disk(&d->set, d, max_kb * 2);
+	d->disk = hddsim_alloc_disk(&d->set, d, max_kb * 2,
+				    d->model.p.write_cache);
 	if (IS_ERR(d->disk)) {
 		ret = PTR_ERR(d->disk);
 		goto free_set;
@@ -727,9 +1390,10 @@ static int hddsim_add(int i)
 	if (ret)
 		goto put_disk;
 	devices[i] = d;
-	pr_info("hddsim%d: %llu MB, %u rpm, queue depth %u, %s\n", i,
+	pr_info("hddsim%d: %llu MB, %u rpm, queue depth %u, %s, %s\n", i,
 		p.capacity >> 11, p.rpm, depth,
-		d->nodata ? "no data" : "RAM-backed");
+		d->nodata ? "no data" : "RAM-backed",
+		p.write_cache ? "write cache on" : "write-through");
 	return 0;
 
 put_disk:
@@ -744,8 +1408,20 @@ free_dev:
 
 static void hddsim_del(struct hddsim_dev *d)
 {
+	unsigned long flags;
+
 	del_gendisk(d->disk);
+	/* the drive may still be destaging: it powers off */
+	spin_lock_irqsave(&d->lock, flags);
+	d->cut = true;
+	spin_unlock_irqrestore(&d->lock, flags);
 	hrtimer_cancel(&d->timer);
+	hrtimer_cancel(&d->done_timer);
+	cancel_work_sync(&d->land_work);
+	mutex_lock(&d->data_lock);
+	hddsim_drop_overlay(d);
+	mutex_unlock(&d->data_lock);
+	xa_destroy(&d->ovl);
 	put_disk(d->disk);
 	blk_mq_free_tag_set(&d->set);
 	hddsim_free_pages(d);

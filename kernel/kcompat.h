@@ -140,14 +140,15 @@ static inline bool kc_queue_rotational(struct request_queue *q)
 #endif
 
 /*
- * hddsim: a rotational, write-through disk. Limits moved into
- * blk_mq_alloc_disk() in 6.9 and the rotational flag became a feature
- * in 6.11.
+ * hddsim: a rotational disk, with a volatile write cache when its
+ * preset has one. Limits moved into blk_mq_alloc_disk() in 6.9, and the
+ * rotational flag, the write cache and FUA became features in 6.11.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 static inline struct gendisk *hddsim_alloc_disk(struct blk_mq_tag_set *set,
 						void *data,
-						unsigned int max_sectors)
+						unsigned int max_sectors,
+						bool write_cache)
 {
 	struct queue_limits lim = {
 		.logical_block_size = 512,
@@ -156,12 +157,31 @@ static inline struct gendisk *hddsim_alloc_disk(struct blk_mq_tag_set *set,
 		.features = BLK_FEAT_ROTATIONAL,
 	};
 
+	if (write_cache)
+		lim.features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
 	return blk_mq_alloc_disk(set, &lim, data);
+}
+
+/*
+ * Tell the block layer whether the disk has a volatile write cache (it
+ * then sends FLUSH and FUA). Process context; with no request of the
+ * caller's waiting on the queue (it is frozen meanwhile).
+ */
+static inline int kc_set_write_cache(struct request_queue *q, bool on)
+{
+	struct queue_limits lim = queue_limits_start_update(q);
+
+	if (on)
+		lim.features |= BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA;
+	else
+		lim.features &= ~(BLK_FEAT_WRITE_CACHE | BLK_FEAT_FUA);
+	return queue_limits_commit_update_frozen(q, &lim);
 }
 #elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
 static inline struct gendisk *hddsim_alloc_disk(struct blk_mq_tag_set *set,
 						void *data,
-						unsigned int max_sectors)
+						unsigned int max_sectors,
+						bool write_cache)
 {
 	struct gendisk *disk = blk_mq_alloc_disk(set, data);
 
@@ -171,8 +191,15 @@ static inline struct gendisk *hddsim_alloc_disk(struct blk_mq_tag_set *set,
 	blk_queue_physical_block_size(disk->queue, 4096);
 	blk_queue_max_hw_sectors(disk->queue, max_sectors);
 	blk_queue_flag_clear(QUEUE_FLAG_NONROT, disk->queue);
-	blk_queue_write_cache(disk->queue, false, false);
+	blk_queue_write_cache(disk->queue, write_cache, write_cache);
 	return disk;
+}
+
+/* As above: before 6.11 the write cache and FUA were queue flags. */
+static inline int kc_set_write_cache(struct request_queue *q, bool on)
+{
+	blk_queue_write_cache(q, on, on);
+	return 0;
 }
 #else
 #error "hddsim supports 6.1-6.8 and 6.11 on"

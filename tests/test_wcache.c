@@ -427,6 +427,81 @@ static void test_random_calls(void)
 	}
 }
 
+/*
+ * A power cut empties the cache, the one being destaged included, forgets
+ * a FLUSH waiting for it and the read cache, and stops the mechanism:
+ * the drive then works as new (hddsim's power_cut is this call).
+ */
+static void test_power_cut(void)
+{
+	struct disk_model d;
+	struct disk_cmd c;
+	u64 done, t = 0, hits, i;
+
+	cached(&d, 1);
+	/* a read the buffer holds afterwards */
+	done = disk_service(&d, t, 500000, 8, false);
+	t = done + MS;
+	hits = d.st.cache_hits;
+	done = disk_service(&d, t, 500000, 8, false);
+	CHECK_EQ(d.st.cache_hits, hits + 1);
+	t = done;
+	for (i = 0; i < 6; i++) {
+		c = wr(1000000 + i * 100000, 64, t);
+		CHECK(disk_absorb(&d, t, &c, &done));
+	}
+	CHECK(!disk_flush(&d, t, &done));
+	CHECK_EQ(disk_start(&d, t, NULL, 0, &done), DISK_DESTAGE);
+	CHECK(done > t + MS);	/* the mechanism is busy well past the cut */
+	disk_power_cut(&d, t + MS);
+	CHECK_EQ(d.ndirty, 0);
+	CHECK_EQ(d.dirty_sectors, 0);
+	CHECK_EQ(d.destaging, -1);
+	CHECK(!disk_flush_pending(&d));
+	CHECK(disk_busy_until(&d) <= t + MS);
+	CHECK(d.p.write_cache);
+	check_books(&d);
+	t += MS;
+	CHECK_EQ(disk_start(&d, t, NULL, 0, &done), DISK_IDLE);
+	/* the buffer is gone: the same read goes to the media */
+	hits = d.st.cache_hits;
+	done = disk_service(&d, t, 500000, 8, false);
+	CHECK_EQ(d.st.cache_hits, hits);
+	CHECK(done - t > 2 * MS);
+	/* and the cache takes writes again, all of its room free */
+	t = done;
+	c = wr(2000000, 2048, t);
+	CHECK(disk_absorb(&d, t, &c, &done));
+	CHECK(disk_flush(&d, t, &done) == false);
+	drain(&d, t);
+	CHECK(!disk_flush_pending(&d));
+}
+
+/* Off only once it holds nothing; on only with room to hold something. */
+static void test_set_write_cache(void)
+{
+	struct disk_model d;
+	struct disk_cmd c = wr(4096, 8, 0);
+	u64 done;
+
+	cached(&d, 1);
+	CHECK(disk_absorb(&d, 0, &c, &done));
+	CHECK(!disk_set_write_cache(&d, false));
+	CHECK(d.p.write_cache);
+	drain(&d, done);
+	CHECK(disk_set_write_cache(&d, false));
+	CHECK(!d.p.write_cache);
+	CHECK(!disk_absorb(&d, done, &c, &done));
+	CHECK(!disk_cacheable(&d, &c));
+	CHECK(disk_set_write_cache(&d, true));
+	CHECK(disk_absorb(&d, done, &c, &done));
+	drain(&d, done);
+	d.p.cache_mb = 0;
+	CHECK(disk_set_write_cache(&d, false));
+	CHECK(!disk_set_write_cache(&d, true));
+	CHECK(!d.p.write_cache);
+}
+
 void suite_wcache(void)
 {
 	RUN(test_capacity);
@@ -437,4 +512,6 @@ void suite_wcache(void)
 	RUN(test_stream_never_beats_media);
 	RUN(test_no_merge_into_destaging);
 	RUN(test_random_calls);
+	RUN(test_power_cut);
+	RUN(test_set_write_cache);
 }
