@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Hold each disk preset to its published figures: run the job files in
 tests/presets/ through antic-sim with --set disk=NAME and compare what the
-model gives with tests/presets/figures.tsv. Figures the model does not claim
-to meet yet (QD32, write rates, fsync: no write-back cache, and NCQ is being
-reworked) are printed as "not modelled yet" and not counted.
+model gives with tests/presets/figures.tsv. A figure marked todo there (the
+model does not claim it yet; none is today) is printed as "not modelled yet"
+and not counted.
 
 Usage: check.py [--markdown] [--sim PATH]
 """
