@@ -1192,7 +1192,8 @@ static DEVICE_ATTR_RW(queue_depth);
 
 /*
  * "p50 P p99 P max M n N", microseconds late against the model (p50 and
- * p99 to within a quarter of a power of two); writing 0 starts afresh.
+ * p99 to within a quarter of a power of two, capped at the max, which is
+ * exact); writing 0 starts afresh.
  */
 static ssize_t lateness_us_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -1207,6 +1208,9 @@ static ssize_t lateness_us_show(struct device *dev,
 	max = div_u64(d->late_max_ns, NSEC_PER_USEC);
 	n = d->late_n;
 	spin_unlock_irqrestore(&d->lock, flags);
+	/* a bucket's top may lie past the worst seen: never print p99 > max */
+	p50 = min(p50, max);
+	p99 = min(p99, max);
 	return sysfs_emit(buf, "p50 %llu p99 %llu max %llu n %llu\n",
 			  p50, p99, max, n);
 }
