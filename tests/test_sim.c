@@ -181,6 +181,16 @@ static void random_jobfile(uint64_t seed, char *buf, size_t len)
 	}
 }
 
+/* A run's longest @what wait is within @bound; the seed is shown if not. */
+static void check_wait(const char *what, uint64_t wait, uint64_t bound,
+		       unsigned long long seed)
+{
+	if (wait > bound)
+		fprintf(stderr, "  seed %llu: %s wait %llu ms\n", seed, what,
+			(unsigned long long)(wait / 1000000));
+	CHECK(wait <= bound);
+}
+
 static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
@@ -225,11 +235,7 @@ static void test_properties_random_workloads(void)
 				bound = w.set.as.read_expire + w.set.as.read_batch_expire +
 					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
 
-				if (r.max_sync_wait > bound)
-					fprintf(stderr, "  seed %llu: sync wait %llu ms\n",
-						(unsigned long long)seed,
-						(unsigned long long)(r.max_sync_wait / 1000000));
-				CHECK(r.max_sync_wait <= bound);
+				check_wait("sync", r.max_sync_wait, bound, seed);
 				/*
 				 * No write starves: it waits at most write_expire and the
 				 * once-per-write_expire look at its FIFO, one read batch
@@ -239,11 +245,7 @@ static void test_properties_random_workloads(void)
 				 */
 				bound = 2 * w.set.as.write_expire + w.set.as.read_batch_expire +
 					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
-				if (r.max_async_wait > bound)
-					fprintf(stderr, "  seed %llu: async wait %llu ms\n",
-						(unsigned long long)seed,
-						(unsigned long long)(r.max_async_wait / 1000000));
-				CHECK(r.max_async_wait <= bound);
+				check_wait("async", r.max_async_wait, bound, seed);
 				if (r.max_async_wait > worst_async)
 					worst_async = r.max_async_wait;
 				/* rule 2: never more than K writes at the drive beside sync I/O */

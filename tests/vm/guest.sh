@@ -704,6 +704,16 @@ t_wcache_timing() {
 	[ "$iops" -gt 0 ]
 }
 
+# The cache empties and the overlay is freed within 10 s (after a cut or I/O).
+wcache_settled() {
+	i=0
+	while [ "$(cat $P/dirty_sectors)" != 0 ] || [ "$(cat $P/overlay_pages)" != 0 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || { echo "never settled: $(cat $P/dirty_sectors) dirty, $(cat $P/overlay_pages) overlay pages"; return 1; }
+		sleep 0.1
+	done
+}
+
 # A FLUSH waiting for the cache when the power goes: the fsync fails,
 # records the cache had acknowledged are gone, the cache and the overlay
 # are empty after, and the disk works on. A writer keeps the cache full
@@ -749,12 +759,7 @@ t_cut_flush() {
 	sleep 1	# what fio sent after the cut settles
 	echo "dirty sectors at the cut: $s, lost: $(( $(cat $P/lost_sectors) - l0 )), unacknowledged records gone: $gone of 8"
 	[ "$s" -gt 0 ] && [ $gone -gt 0 ] || return 1
-	i=0
-	while [ "$(cat $P/dirty_sectors)" != 0 ] || [ "$(cat $P/overlay_pages)" != 0 ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { echo "never settled: $(cat $P/dirty_sectors) dirty, $(cat $P/overlay_pages) overlay pages"; return 1; }
-		sleep 0.1
-	done
+	wcache_settled || return 1
 	[ $(( $(cat $P/lost_sectors) - l0 )) -gt 0 ] || return 1
 	t_fio_verify_small /dev/hddsim0
 }
@@ -791,12 +796,7 @@ t_cut_chaos() {
 	sleep 2
 	set -- $(cat /sys/block/hddsim0/inflight)
 	[ "$1" = 0 ] && [ "$2" = 0 ] || { echo "in flight: $*"; return 1; }
-	i=0
-	while [ "$(cat $P/dirty_sectors)" != 0 ] || [ "$(cat $P/overlay_pages)" != 0 ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { echo "never settled: $(cat $P/dirty_sectors) dirty, $(cat $P/overlay_pages) overlay pages"; return 1; }
-		sleep 0.1
-	done
+	wcache_settled || return 1
 	grep -q "err=" /tmp/chaos.out || { echo "fio saw no errors"; tail -n 5 /tmp/chaos.out; return 1; }
 	t_fio_verify_small /dev/hddsim0
 }
