@@ -34,10 +34,10 @@ struct as_tunables {
 	u64 write_batch_expire;
 	/*
 	 * The depth-32 rules (docs/architecture.md), each 0 for off: keep
-	 * the read batch while the process's own requests are in the drive
-	 * (1: on); the most writes K may allow in the drive while sync I/O
-	 * is about (a count); how long another process's sync write may
-	 * wait behind the process being served (ns).
+	 * the read batch while the process's own requests are in the drive,
+	 * and a write batch while its writes are (1: on); the most writes
+	 * K a read batch may start beside (a count); how long another
+	 * process's sync write may wait behind the process being served (ns).
 	 */
 	u64 antic_in_flight;
 	u64 write_bound;
@@ -94,7 +94,8 @@ struct as_counters {
 	u64 back_seeks;
 	/* the depth-32 rules */
 	u64 waits_in_flight;	/* waits kept while P's requests were at the drive */
-	u64 writes_held;	/* dispatch calls that held a write back (bound K) */
+	u64 writes_kept;	/* write batches kept open on writes at the drive */
+	u64 drains_to_k;	/* read batches that waited for writes to fall to K */
 	u64 k_lowered, k_raised;
 	u64 write_k, write_k_min, write_k_max;	/* K now, and its range so far */
 	u64 sync_writes_early;	/* another process's sync write served at its bound */
@@ -111,7 +112,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 30
+#define AS_NR_COUNTERS 31
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -168,7 +169,7 @@ struct as_sched {
 	 * the drive (the base) and with some (loaded).
 	 */
 	u32 write_k;
-	bool holding;		/* dispatch held a write back: has_work says no */
+	bool holding;		/* a write batch waits on its writes: no work */
 	bool have_sync_done;
 	u64 last_sync_done;	/* ns: a sync request's last completion */
 	u32 base_samples, loaded_samples;

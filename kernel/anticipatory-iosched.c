@@ -612,9 +612,9 @@ static struct elv_fs_entry asmq_attrs[] = {
 
 #ifdef CONFIG_BLK_DEBUG_FS
 /*
- * The depth-32 rules' state beside their counters (writes_held, write_k
- * and its range, sync_writes_early are in core's counter table): the
- * drive's share of each class and whether dispatch holds writes now.
+ * The depth-32 rules' state beside their counters (writes_kept,
+ * drains_to_k, write_k and its range are in core's counter table): the
+ * drive's share of each class and whether a write batch is kept now.
  */
 static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
 {

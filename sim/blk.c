@@ -121,31 +121,34 @@ static void blk_arm_timer(struct sim *s)
 
 /*
  * Rule 2 of anticipatory (write_bound), checked from here rather than
- * trusted: a write sent while sync I/O is about must leave at most K
- * writes at the drive. The counts are the host's, not core's.
+ * trusted, with the host's own counts: a read never shares the drive with
+ * more than K writes. No write is sent while a sync request is at the
+ * drive, and the first sync request sent after writes finds at most K of
+ * them there (K as core has it then: a read completing later may lower
+ * K below the writes still draining, which breaks nothing).
  */
 static void audit_write_bound(struct sim *s, const struct sim_rq *rq)
 {
 	const struct as_sched *as = &s->u.as;
+	bool after_writes = s->audit_last_async;
 	uint64_t k;
-	bool sync_about;
 
-	if (rq->rq.sync) {
-		s->audit_sync++;
-		return;
+	s->audit_last_async = !rq->rq.sync;
+	if (s->pol != POL_AS) {
+		/* counted all the same: the completions undo them */
+	} else if (!rq->rq.sync) {
+		if (s->audit_sync)
+			s->r->bound_exceeded++;
+	} else if (after_writes) {
+		k = as->write_k < as->tun.write_bound ? as->write_k : as->tun.write_bound;
+		s->r->bound_checks++;
+		if (s->audit_async > k)
+			s->r->bound_exceeded++;
 	}
-	s->audit_async++;
-	if (s->pol != POL_AS || !as->tun.write_bound)
-		return;
-	sync_about = s->audit_sync || !antic_queue_empty(&as->q[ANTIC_SYNC]) ||
-		     (s->audit_have_sync_done &&
-		      s->now < s->audit_sync_done + as->tun.antic_expire);
-	if (!sync_about)
-		return;
-	k = as->write_k < as->tun.write_bound ? as->write_k : as->tun.write_bound;
-	s->r->bound_checks++;
-	if (s->audit_async > k)
-		s->r->bound_exceeded++;
+	if (rq->rq.sync)
+		s->audit_sync++;
+	else
+		s->audit_async++;
 }
 
 /* Dispatch from the policy while the drive has room. */
@@ -185,8 +188,6 @@ void blk_complete(struct sim *s, struct sim_rq *rq)
 	if (rq->rq.sync) {
 		if (s->audit_sync)
 			s->audit_sync--;
-		s->audit_sync_done = s->now;
-		s->audit_have_sync_done = true;
 	} else if (s->audit_async) {
 		s->audit_async--;
 	}

@@ -39,9 +39,10 @@ struct sim_result {
 	uint64_t max_read_wait;
 	uint64_t max_async_wait;	/* the same, async (buffered) writes */
 	/*
-	 * Anticipatory's write bound, audited from the host's side: writes
-	 * sent while sync I/O was about (queued, at the drive, or done within
-	 * antic_expire), and those that left more than K at the drive.
+	 * Anticipatory's write bound, audited from the host's side: read
+	 * batches started after writes (each may find at most K at the
+	 * drive), and the breaches: more than K there, or a write sent while
+	 * a sync request was at the drive.
 	 */
 	uint64_t bound_checks, bound_exceeded;
 	bool timed_out;		/* max_time reached before the jobs ended */

@@ -200,8 +200,7 @@ struct sim {
 	struct antic_proc flusher;
 	/* the write-bound audit's own view of the drive (blk.c) */
 	unsigned audit_sync, audit_async;
-	uint64_t audit_sync_done;
-	bool audit_have_sync_done;
+	bool audit_last_async;	/* the last request sent was a write */
 	unsigned jobs_left;
 	bool stop;
 	const struct sim_options *o;

@@ -1076,57 +1076,117 @@ static void test_in_flight_reads_keep_batch(void)
 	}
 }
 
-/* Rule 2: at most K writes at the drive while sync I/O is about; all after. */
-static void test_write_bound_holds_and_lifts(void)
+/*
+ * Rule 2: a write batch sends its writes at full depth even with reads
+ * queued (they wait for the batch's end either way); the read batch then
+ * starts only once at most K writes are left at the drive, and no write
+ * joins reads there. Off: reads wait for a full drain.
+ */
+static void test_write_bound_at_switch(void)
 {
 	struct as_sched as;
-	struct antic_rq *r0, *w[8], *rq;
+	struct antic_rq *r0, *r1, *w[8], *rq;
+	int bound, i;
 	u32 k;
-	int i;
+
+	for (bound = 1; bound >= 0; bound--) {
+		fresh(&as);
+		if (!bound)
+			as.tun.write_bound = 0;
+		k = bound ? as.write_k : 0;
+		CHECK(k < 6);
+		for (i = 0; i < 8; i++) {
+			w[i] = mk(1000000 + 1000 * (u64)i, false, NULL);
+			as_add(&as, w[i], 0);
+		}
+		CHECK(next(&as, 1 * MS) == w[0]);	/* a write batch starts */
+		r0 = mk(100, true, NULL);
+		as_add(&as, r0, 1 * MS);
+		/* a read is queued, and all eight go all the same */
+		for (i = 1; i < 8; i++)
+			CHECK(next(&as, 1 * MS) == w[i]);
+		CHECK_EQ(as.in_flight[ANTIC_ASYNC], 8);
+		CHECK_EQ(as.cnt.writes_kept, 0);
+		/* its time is up: the reads wait for the drain down to K */
+		CHECK(as_dispatch(&as, 200 * MS, &rq) == ANTIC_IDLE && !rq);
+		CHECK_EQ(as.cnt.drains_to_k, 1);
+		CHECK(!as_has_work(&as));	/* no busy loop: completions rerun */
+		for (i = 0; i < 8 - (int)k; i++) {
+			CHECK(next(&as, 201 * MS) == NULL);
+			as_complete(&as, w[i], 201 * MS);
+		}
+		CHECK(as_has_work(&as));
+		CHECK(next(&as, 202 * MS) == r0);
+		CHECK_EQ(as.in_flight[ANTIC_ASYNC], k);
+		CHECK_EQ(as.cnt.drains_to_k, 1);
+		/* a write arriving now does not join the read at the drive */
+		r1 = mk(200, true, NULL);
+		as_add(&as, r1, 203 * MS);
+		as_add(&as, mk(2000000, false, NULL), 203 * MS);
+		CHECK(next(&as, 203 * MS) == r1);
+	}
+}
+
+/*
+ * Rule 1's write half: a write batch whose writes are all at the drive
+ * is kept while they are there (the flusher sends more as they complete);
+ * it ends at its time, or when the last completes with none queued. Off:
+ * it ends as soon as its queue is empty.
+ */
+static void test_write_batch_kept(void)
+{
+	struct as_sched as;
+	struct antic_rq *r0, *w0, *w1, *w2, *rq;
 
 	fresh(&as);
-	k = as.write_k;
-	CHECK(k >= 1 && k < 8);
+	w0 = mk(1000000, false, NULL);
+	w1 = mk(1001000, false, NULL);
+	as_add(&as, w0, 0);
+	as_add(&as, w1, 0);
+	CHECK(next(&as, 1 * MS) == w0);	/* a write batch starts */
 	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 0);
-	CHECK(next(&as, 0) == r0);
-	as_complete(&as, r0, 1 * MS);	/* sync I/O about until 1 + antic_expire */
-	for (i = 0; i < 8; i++) {
-		w[i] = mk(1000000 + 1000 * (u64)i, false, NULL);
-		as_add(&as, w[i], 2 * MS);
-	}
-	for (i = 0; i < (int)k; i++)
-		CHECK(next(&as, 2 * MS) == w[i]);
+	as_add(&as, r0, 1 * MS);
+	CHECK(next(&as, 1 * MS) == w1);
 	CHECK(as_dispatch(&as, 2 * MS, &rq) == ANTIC_IDLE && !rq);
-	CHECK_EQ(as.cnt.writes_held, 1);
-	CHECK(!as_has_work(&as));	/* no busy loop: a completion reruns */
-	CHECK_EQ(as.in_flight[ANTIC_ASYNC], k);
-	as_complete(&as, w[0], 3 * MS);
+	CHECK_EQ(as.cnt.writes_kept, 1);
+	CHECK(!as_has_work(&as));
+	CHECK(as_dispatch(&as, 2 * MS, &rq) == ANTIC_IDLE);
+	CHECK_EQ(as.cnt.writes_kept, 1);	/* one hold, counted once */
+	/* the flusher's next write goes at once */
+	w2 = mk(1002000, false, NULL);
+	as_add(&as, w2, 3 * MS);
 	CHECK(as_has_work(&as));
-	CHECK(next(&as, 3 * MS) == w[k]);
-	CHECK(as_dispatch(&as, 3 * MS, &rq) == ANTIC_IDLE);
-	CHECK_EQ(as.cnt.writes_held, 2);
-	/* the window after the last read is over: the full depth */
-	as_complete(&as, w[1], 10 * MS);
-	for (i = (int)k + 1; i < 8; i++)
-		CHECK(next(&as, 10 * MS) == w[i]);
-	CHECK_EQ(as.in_flight[ANTIC_ASYNC], 8 - 2);
-	CHECK_EQ(as.cnt.writes_held, 2);
+	CHECK(next(&as, 3 * MS) == w2);
+	as_complete(&as, w0, 4 * MS);
+	CHECK(as_dispatch(&as, 4 * MS, &rq) == ANTIC_IDLE);
+	CHECK_EQ(as.cnt.writes_kept, 2);
+	/* the batch's time is up: the read goes once K writes are left */
+	as_complete(&as, w1, 200 * MS);
+	CHECK(next(&as, 200 * MS) == r0);
+	CHECK_EQ(as.in_flight[ANTIC_ASYNC], 1);
+	CHECK_EQ(as.cnt.drains_to_k, 0);
 
-	/* off: nothing held even with a read queued */
+	/* the last write done with none queued: the batch is over */
 	fresh(&as);
-	as.tun.write_bound = 0;
+	w0 = mk(1000000, false, NULL);
+	as_add(&as, w0, 0);
+	CHECK(next(&as, 1 * MS) == w0);
 	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 0);
-	CHECK(next(&as, 0) == r0);
-	as_complete(&as, r0, 1 * MS);
-	for (i = 0; i < 8; i++) {
-		w[i] = mk(1000000 + 1000 * (u64)i, false, NULL);
-		as_add(&as, w[i], 2 * MS);
-	}
-	for (i = 0; i < 8; i++)
-		CHECK(next(&as, 2 * MS) == w[i]);
-	CHECK_EQ(as.cnt.writes_held, 0);
+	as_add(&as, r0, 1 * MS);
+	CHECK(next(&as, 1 * MS) == NULL);
+	as_complete(&as, w0, 5 * MS);
+	CHECK(next(&as, 5 * MS) == r0);
+
+	/* off: the empty queue ends the batch, beside the write at the drive */
+	fresh(&as);
+	as.tun.antic_in_flight = 0;
+	w0 = mk(1000000, false, NULL);
+	as_add(&as, w0, 0);
+	CHECK(next(&as, 1 * MS) == w0);
+	r0 = mk(100, true, NULL);
+	as_add(&as, r0, 1 * MS);
+	CHECK(next(&as, 1 * MS) == r0);
+	CHECK_EQ(as.cnt.writes_kept, 0);
 }
 
 /*
@@ -1273,8 +1333,7 @@ static void test_chaos_host(void)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
-	u64 last_sync_done = 0;
-	bool have_sync_done = false;
+	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
 	as_init(&as, &t);
@@ -1311,28 +1370,30 @@ static void test_chaos_host(void)
 			for (i = 0; i < 64; i++)
 				n += where[i] == 2;
 			if (n < depth && as_dispatch(&as, now, &out) == ANTIC_DISPATCH) {
-				bool sync_about = false;
+				bool sync_there = false;
 				int writes = 0;
 
-				where[out - rqs] = 2;
 				/*
-				 * Rule 2, judged from the host's own view: a write sent
-				 * while sync I/O is queued, at the drive or done within
-				 * antic_expire leaves at most K writes there.
+				 * Rule 2, judged from the host's own view: no write
+				 * is sent while a sync request is at the drive, and
+				 * the first sync request after writes finds at most
+				 * K of them there.
 				 */
 				for (i = 0; i < 64; i++) {
-					if (where[i] && rqs[i].sync && &rqs[i] != out)
-						sync_about = true;
+					if (where[i] == 2 && rqs[i].sync)
+						sync_there = true;
 					if (where[i] == 2 && !rqs[i].sync)
 						writes++;
 				}
-				if (have_sync_done && now < last_sync_done + t.antic_expire)
-					sync_about = true;
-				if (!out->sync && sync_about && t.write_bound) {
+				if (!out->sync && sync_there)
+					over_bound++;
+				if (out->sync && last_async) {
 					bounded++;
 					if ((u64)writes > antic_min64(as.write_k, t.write_bound))
 						over_bound++;
 				}
+				last_async = !out->sync;
+				where[out - rqs] = 2;
 			}
 		} else if (op < 85) {	/* a completion */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -1340,10 +1401,6 @@ static void test_chaos_host(void)
 			if (i < 64) {
 				as_complete(&as, &rqs[i], now);
 				where[i] = 0;
-				if (rqs[i].sync) {
-					last_sync_done = now;
-					have_sync_done = true;
-				}
 			}
 		} else if (op < 88) {	/* a requeue: given back, added again */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -1421,7 +1478,8 @@ void suite_core(void)
 	RUN(test_chaos_host);
 	RUN(test_requeue_ends_wait);
 	RUN(test_in_flight_reads_keep_batch);
-	RUN(test_write_bound_holds_and_lifts);
+	RUN(test_write_bound_at_switch);
+	RUN(test_write_batch_kept);
 	RUN(test_write_k_falls_and_rises);
 	RUN(test_sync_write_bounded_wait);
 	RUN(test_sync_write_waits_when_disk_moves_on);
