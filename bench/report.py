@@ -815,8 +815,13 @@ def readme_section(docs):
                         rows.append((r["workload"], r["load"]))
                 if not rows:
                     continue
-                out.append("%s, depth %d%s:" % (disk["disk"], disk["depth"],
-                                                ", start-up time (s) under load" if part else ""))
+                idle = [r["idle_pct"] for r in res if (r["disk"], r["depth"]) == (disk["disk"], disk["depth"])
+                        and is_startup(r["workload"]) == part and r.get("idle_pct") is not None]
+                # a guest whose CPU was never idle measured the emulator, not the disk
+                out.append("%s, depth %d%s%s:" % (
+                    disk["disk"], disk["depth"], ", start-up time (s) under load" if part else "",
+                    " (guest CPU idle: median %.0f %% of the cells, %.0f-%.0f)"
+                    % (statistics.median(idle), min(idle), max(idle)) if idle else ""))
                 out.append("%-26s" % "" + "".join(" %27s" % s for s in scheds) +
                            " %19s %19s" % ("AS/mq-deadline", "AS/bfq"))
                 for w, l in rows:
