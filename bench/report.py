@@ -22,6 +22,7 @@ Usage: bench/report.py LOG PREFIX (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme README.md JSON...  (rewrites the section
        between README's vmbench markers from the reports' JSON)"""
 
+import gzip
 import json
 import math
 import os
@@ -128,7 +129,9 @@ def read_log(path):
     log = Log()
     fio_lines = {}
     disk = OLD_DISK
-    with open(path, encoding="utf-8", errors="replace") as f:
+    # a committed log is gzipped (a full run's fio JSON is ~5 MB of text)
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
             m = re.search(r"vm: kernel ([^,]*),", line)
