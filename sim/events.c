@@ -10,25 +10,39 @@ static bool ev_less(const struct event *a, const struct event *b)
 	return a->t != b->t ? a->t < b->t : a->seq < b->seq;
 }
 
+static int heap_grow_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq);
+
 int event_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq)
 {
-	struct event ev = { t, s->seq++, type, arg, rq };
+	struct event ev;
 	size_t i;
 
-	if (s->nheap == s->capheap) {
-		size_t cap = s->capheap ? s->capheap * 2 : 256;
-		struct event *h = realloc(s->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		s->heap = h;
-		s->capheap = cap;
-	}
+	/*
+	 * A full heap is grown in a tail call, so that this path has no
+	 * values to keep across a realloc: its saved registers were a fifth
+	 * of a push.
+	 */
+	if (s->nheap == s->capheap)
+		return heap_grow_push(s, t, type, arg, rq);
+	ev = (struct event){ t, s->seq++, type, arg, rq };
 	/* move the hole up, not the new event: one copy per level, not three */
 	for (i = s->nheap++; i && ev_less(&ev, &s->heap[(i - 1) / 2]); i = (i - 1) / 2)
 		s->heap[i] = s->heap[(i - 1) / 2];
 	s->heap[i] = ev;
 	return 0;
+}
+
+static __attribute__((noinline)) int heap_grow_push(struct sim *s, uint64_t t, int type,
+						    int arg, struct sim_rq *rq)
+{
+	size_t cap = s->capheap ? s->capheap * 2 : 256;
+	struct event *h = realloc(s->heap, cap * sizeof(*h));
+
+	if (!h)
+		return -1;
+	s->heap = h;
+	s->capheap = cap;
+	return event_push(s, t, type, arg, rq);
 }
 
 void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq *rq)
