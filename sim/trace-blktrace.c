@@ -209,9 +209,9 @@ static int step(struct trace *t, char *err, size_t errlen)
 			} else {
 				/* a device that passed stays passed: no strcmp per record */
 				bt->devnum_kept = true;
-				rc = tr_emit(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
-					     (cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
-					     b->pid, false, 0, err, errlen);
+				rc = tr_emit_io(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
+						(cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
+						b->pid, false, 0, err, errlen);
 			}
 		}
 	}
