@@ -166,9 +166,14 @@ static int step(struct trace *t, char *err, size_t errlen)
 	const char *dev;
 	int rc;
 
-	for (i = 0; i < bt->ncpu; i++)
-		if (bt->cpu[i].has && (!c || bt->cpu[i].cur.time < c->cur.time))
-			c = &bt->cpu[i];
+	if (bt->ncpu == 1) {	/* one file, nothing to merge: no comparison per record */
+		if (bt->cpu[0].has)
+			c = &bt->cpu[0];
+	} else {
+		for (i = 0; i < bt->ncpu; i++)
+			if (bt->cpu[i].has && (!c || bt->cpu[i].cur.time < c->cur.time))
+				c = &bt->cpu[i];
+	}
 	if (!c) {
 		t->ended = true;
 		return 0;
