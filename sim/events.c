@@ -1,7 +1,8 @@
 /*
  * events.c - the simulator's future: a binary heap of events ordered by
- * (time, sequence), so that runs are deterministic, and side slots for
- * the events of which at most one is ever pending.
+ * (time, sequence), so that runs are deterministic, a slot in front of it
+ * for an event pushed as the earliest, and side slots for the events of
+ * which at most one is ever pending.
  */
 #include "sim.h"
 
@@ -25,6 +26,22 @@ int event_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq)
 	if (s->nheap == s->capheap)
 		return heap_grow_push(s, t, type, arg, rq);
 	ev = (struct event){ t, s->seq++, type, arg, rq };
+	/*
+	 * Earlier than all in the heap: it waits in front of it (pop takes
+	 * it first), and one that was there goes into the heap instead.
+	 */
+	if (!s->front_on) {
+		if (!s->nheap || ev_less(&ev, &s->heap[0])) {
+			s->front = ev;
+			s->front_on = true;
+			return 0;
+		}
+	} else if (ev_less(&ev, &s->front)) {
+		struct event e = s->front;
+
+		s->front = ev;
+		ev = e;
+	}
 	/* move the hole up, not the new event: one copy per level, not three */
 	for (i = s->nheap++; i && ev_less(&ev, &s->heap[(i - 1) / 2]); i = (i - 1) / 2)
 		s->heap[i] = s->heap[(i - 1) / 2];
@@ -54,7 +71,7 @@ void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq
 struct event event_pop(struct sim *s)
 {
 	struct event top, last;
-	const struct event *min = s->nheap ? &s->heap[0] : NULL;
+	const struct event *min = s->front_on ? &s->front : s->nheap ? &s->heap[0] : NULL;
 	size_t i = 0, n;
 	int k, side = -1;
 
@@ -67,6 +84,10 @@ struct event event_pop(struct sim *s)
 	if (side >= 0) {
 		s->side_on[side] = false;
 		return s->side[side];
+	}
+	if (s->front_on) {
+		s->front_on = false;
+		return s->front;
 	}
 	top = s->heap[0];
 	n = --s->nheap;

@@ -166,6 +166,14 @@ struct sim {
 	 */
 	struct event side[SIDE_NR];
 	bool side_on[SIDE_NR];
+	/*
+	 * The heap's least event, when it was pushed as such, kept outside
+	 * it (front_on): earlier than every event in the heap. A replay's
+	 * next wake-up is usually the earliest pending, and was sifted up
+	 * through the heap to be sifted down again at once.
+	 */
+	struct event front;
+	bool front_on;
 	struct sim_proc *procs;
 	size_t nprocs;
 	struct sim_file *files;
@@ -222,7 +230,7 @@ struct event event_pop(struct sim *s);
 
 static inline bool event_pending(const struct sim *s)
 {
-	return s->nheap || s->side_on[SIDE_TRACE] || s->side_on[SIDE_MECH];
+	return s->nheap || s->front_on || s->side_on[SIDE_TRACE] || s->side_on[SIDE_MECH];
 }
 
 /* blk.c: the block layer, the policy in front of the drive */
