@@ -108,10 +108,13 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 /*
  * One application I/O of @nr sectors as requests of at most
  * max_sectors_kb, as the block layer splits a bio; each counted in *pieces.
+ * Declared inline (an external definition still: sim.h declares it
+ * without), so that link-time optimisation inlines it into the replay's
+ * loop, which it had called with a stack frame of its own per request.
  */
-int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
-		     unsigned io, uint64_t sector, uint64_t nr, bool write,
-		     bool sync, unsigned *pieces)
+inline int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
+			    unsigned io, uint64_t sector, uint64_t nr,
+			    bool write, bool sync, unsigned *pieces)
 {
 	uint64_t max = s->set->max_sectors_kb * 2;
 
