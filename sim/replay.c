@@ -247,11 +247,19 @@ static int replay_try(struct sim *s, int pi)
 	return p->head >= 0 && !p->timer ? replay_try_issue(s, pi) : 0;
 }
 
-static void replay_exit_if_idle(struct sim *s, int pi)
+/*
+ * Process @pi has exited if the trace is read to its end and it has
+ * nothing left to issue or wait for. Inline: asked after every request's
+ * wake-up and completion, and false until the end of the trace.
+ */
+static inline __attribute__((always_inline)) void replay_exit_if_idle(struct sim *s, int pi)
 {
-	struct replay_proc *p = s->rp->procs[pi];
+	struct replay_proc *p;
 
-	if (s->rp->eof && !p->exited && p->head < 0 && !p->c.outstanding && !p->timer) {
+	if (!s->rp->eof)
+		return;
+	p = s->rp->procs[pi];
+	if (!p->exited && p->head < 0 && !p->c.outstanding && !p->timer) {
 		p->exited = true;
 		s->ops->proc_exit(s->sched, &p->ap, s->now);
 		/*
