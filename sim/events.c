@@ -68,9 +68,9 @@ void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq
 	s->side_on[slot] = true;
 }
 
-struct event event_pop(struct sim *s)
+bool event_pop(struct sim *s, struct event *ev)
 {
-	struct event top, last;
+	struct event last;
 	const struct event *min = s->front_on ? &s->front : s->nheap ? &s->heap[0] : NULL;
 	size_t i = 0, n;
 	int k, side = -1;
@@ -83,13 +83,17 @@ struct event event_pop(struct sim *s)
 	}
 	if (side >= 0) {
 		s->side_on[side] = false;
-		return s->side[side];
+		*ev = s->side[side];
+		return true;
 	}
+	if (!min)
+		return false;
 	if (s->front_on) {
 		s->front_on = false;
-		return s->front;
+		*ev = s->front;
+		return true;
 	}
-	top = s->heap[0];
+	*ev = s->heap[0];
 	n = --s->nheap;
 	last = s->heap[n];
 	/* the hole left at the root sinks until the last event fits there */
@@ -107,5 +111,5 @@ struct event event_pop(struct sim *s)
 	}
 	if (n)
 		s->heap[i] = last;
-	return top;
+	return true;
 }
