@@ -19,6 +19,7 @@
 #include <linux/bug.h>
 
 #define ANTIC_WARN_ON(cond) WARN_ON_ONCE(cond)
+#define ANTIC_NOINLINE noinline
 
 static inline u64 antic_div64(u64 a, u64 b)
 {
@@ -52,6 +53,7 @@ static inline bool antic_warn_on(bool broken, const char *file, int line,
 }
 
 #define ANTIC_WARN_ON(cond) antic_warn_on(!!(cond), __FILE__, __LINE__, #cond)
+#define ANTIC_NOINLINE __attribute__((noinline))
 #endif
 
 /* Decrement a count that must not be zero: warn and leave it, not wrap. */

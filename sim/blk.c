@@ -6,28 +6,37 @@
  */
 #include "sim.h"
 
+/*
+ * Another block of requests for the pool; -1: out of memory. Apart from
+ * blk_alloc (noinline), whose every call saved registers for it.
+ */
+static __attribute__((noinline)) int blk_refill(struct sim *s)
+{
+	size_t n = 1024, i;
+	struct sim_rq *blk = calloc(n, sizeof(*blk));
+	struct sim_rq **b = realloc(s->blocks, (s->nblocks + 1) * sizeof(*b));
+
+	if (!blk || !b) {
+		free(blk);
+		if (b)
+			s->blocks = b;
+		return -1;
+	}
+	s->blocks = b;
+	s->blocks[s->nblocks++] = blk;
+	for (i = 0; i < n; i++) {
+		blk[i].next_free = s->free_rqs;
+		s->free_rqs = &blk[i];
+	}
+	return 0;
+}
+
 struct sim_rq *blk_alloc(struct sim *s)
 {
 	struct sim_rq *rq;
 
-	if (!s->free_rqs) {
-		size_t n = 1024, i;
-		struct sim_rq *blk = calloc(n, sizeof(*blk));
-		struct sim_rq **b = realloc(s->blocks, (s->nblocks + 1) * sizeof(*b));
-
-		if (!blk || !b) {
-			free(blk);
-			if (b)
-				s->blocks = b;
-			return NULL;
-		}
-		s->blocks = b;
-		s->blocks[s->nblocks++] = blk;
-		for (i = 0; i < n; i++) {
-			blk[i].next_free = s->free_rqs;
-			s->free_rqs = &blk[i];
-		}
-	}
+	if (!s->free_rqs && blk_refill(s))
+		return NULL;
 	rq = s->free_rqs;
 	s->free_rqs = rq->next_free;
 	s->live_rqs++;
@@ -53,9 +62,14 @@ void blk_release(struct sim *s)
 	s->nblocks = 0;
 }
 
-int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
-	       unsigned file, uint64_t sector, uint64_t nr, bool write,
-	       bool sync, uint64_t page_lo, uint64_t npages)
+/*
+ * blk_submit's body, inlined into blk_submit_split too: a replay's every
+ * request went through the call, eleven arguments and a stack frame.
+ */
+static inline __attribute__((always_inline)) int
+submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
+       unsigned file, uint64_t sector, uint64_t nr, bool write, bool sync,
+       uint64_t page_lo, uint64_t npages)
 {
 	struct sim_rq *rq = blk_alloc(s);
 
@@ -83,13 +97,24 @@ int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	return 0;
 }
 
+int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
+	       unsigned file, uint64_t sector, uint64_t nr, bool write,
+	       bool sync, uint64_t page_lo, uint64_t npages)
+{
+	return submit(s, kind, ap, io, file, sector, nr, write, sync, page_lo,
+		      npages);
+}
+
 /*
  * One application I/O of @nr sectors as requests of at most
  * max_sectors_kb, as the block layer splits a bio; each counted in *pieces.
+ * Declared inline (an external definition still: sim.h declares it
+ * without), so that link-time optimisation inlines it into the replay's
+ * loop, which it had called with a stack frame of its own per request.
  */
-int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
-		     unsigned io, uint64_t sector, uint64_t nr, bool write,
-		     bool sync, unsigned *pieces)
+inline int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
+			    unsigned io, uint64_t sector, uint64_t nr,
+			    bool write, bool sync, unsigned *pieces)
 {
 	uint64_t max = s->set->max_sectors_kb * 2;
 
@@ -97,7 +122,7 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 		uint64_t n = nr < max ? nr : max;
 
 		(*pieces)++;
-		if (blk_submit(s, kind, ap, io, 0, sector, n, write, sync, 0, 0))
+		if (submit(s, kind, ap, io, 0, sector, n, write, sync, 0, 0))
 			return -1;
 		sector += n;
 		nr -= n;

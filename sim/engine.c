@@ -196,12 +196,13 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		/* the first requests may already be queued, with no event to run the queue */
 		blk_run_queue(s);
 	}
-	while (event_pending(s)) {
+	for (;;) {
 		struct event ev;
 
 		if (s->stop && (!o->drain || !s->live_rqs))
 			break;
-		ev = event_pop(s);
+		if (!event_pop(s, &ev))
+			break;	/* nothing more will happen */
 		if (ev.t > w->set.max_time) {
 			r->timed_out = true;
 			break;

@@ -166,6 +166,14 @@ struct sim {
 	 */
 	struct event side[SIDE_NR];
 	bool side_on[SIDE_NR];
+	/*
+	 * The heap's least event, when it was pushed as such, kept outside
+	 * it (front_on): earlier than every event in the heap. A replay's
+	 * next wake-up is usually the earliest pending, and was sifted up
+	 * through the heap to be sifted down again at once.
+	 */
+	struct event front;
+	bool front_on;
 	struct sim_proc *procs;
 	size_t nprocs;
 	struct sim_file *files;
@@ -217,12 +225,11 @@ struct sim {
 /* events.c: the (time, sequence) heap and its side slots */
 int event_push(struct sim *s, uint64_t t, int type, int arg, struct sim_rq *rq);
 void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq *rq);
-struct event event_pop(struct sim *s);
-
-static inline bool event_pending(const struct sim *s)
-{
-	return s->nheap || s->side_on[SIDE_TRACE] || s->side_on[SIDE_MECH];
-}
+/*
+ * The earliest pending event into *ev, taken out; false when none is
+ * pending. One call answers both, as it looks at every place anyway.
+ */
+bool event_pop(struct sim *s, struct event *ev);
 
 /* blk.c: the block layer, the policy in front of the drive */
 int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,

@@ -166,9 +166,14 @@ static int step(struct trace *t, char *err, size_t errlen)
 	const char *dev;
 	int rc;
 
-	for (i = 0; i < bt->ncpu; i++)
-		if (bt->cpu[i].has && (!c || bt->cpu[i].cur.time < c->cur.time))
-			c = &bt->cpu[i];
+	if (bt->ncpu == 1) {	/* one file, nothing to merge: no comparison per record */
+		if (bt->cpu[0].has)
+			c = &bt->cpu[0];
+	} else {
+		for (i = 0; i < bt->ncpu; i++)
+			if (bt->cpu[i].has && (!c || bt->cpu[i].cur.time < c->cur.time))
+				c = &bt->cpu[i];
+	}
 	if (!c) {
 		t->ended = true;
 		return 0;
@@ -209,9 +214,9 @@ static int step(struct trace *t, char *err, size_t errlen)
 			} else {
 				/* a device that passed stays passed: no strcmp per record */
 				bt->devnum_kept = true;
-				rc = tr_emit(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
-					     (cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
-					     b->pid, false, 0, err, errlen);
+				rc = tr_emit_io(t, b->time, NULL, b->sector, (b->bytes + 511) / 512,
+						(cat & BLK_TC_WRITE) != 0, (cat & BLK_TC_SYNC) != 0,
+						b->pid, false, 0, err, errlen);
 			}
 		}
 	}

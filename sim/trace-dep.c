@@ -5,6 +5,8 @@
  * came a think time after its process's previous one completed or while
  * that one was outstanding. Memory: a table of processes and a bounded
  * table of requests awaiting their completion, matched by start sector.
+ * The per-record part (tr_emit_io, the process lookup, a request's entry
+ * in that table) is inline in trace-int.h, for the blktrace reader.
  */
 #include "trace-int.h"
 #include "../core/compat.h"
@@ -13,29 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* requests awaiting completion: enough for any queue; beyond, not tracked */
-#define OUT_SLOTS 65536
-
-/* what dependency inference keeps per process: t->procs[pidmap index] */
-struct tproc {
-	bool seen;
-	char comm[17];
-	uint32_t outstanding;
-	uint64_t done;		/* raw time of its last completion */
-	uint64_t last_raw;	/* tr_chain: raw time of its last record */
-	bool last_async;	/* tr_chain: that record did not block it */
-};
-
-struct outreq {
-	uint64_t sector;
-	uint32_t nr, pid;
-	int next;		/* hash chain or free list */
-};
-
 /* ---- processes ---- */
 
-/* A process seen for the first time. NULL: out of memory. */
-static struct tproc *proc_add(struct trace *t, uint32_t pid)
+/* A process seen for the first time (tr_proc_get's miss). NULL: out of memory. */
+struct tproc *tr_proc_add(struct trace *t, uint32_t pid)
 {
 	int i;
 
@@ -56,14 +39,6 @@ static struct tproc *proc_add(struct trace *t, uint32_t pid)
 	return &t->procs[i];
 }
 
-/* Records come in runs from one process: pidmap_find's last hit is inline. */
-static inline struct tproc *proc_get(struct trace *t, uint32_t pid)
-{
-	int i = pidmap_find(&t->pids, pid);
-
-	return i >= 0 ? &t->procs[i] : proc_add(t, pid);
-}
-
 const char *trace_proc_name(const struct trace *t, uint32_t pid)
 {
 	int i = pidmap_index(&t->pids, pid);
@@ -73,7 +48,7 @@ const char *trace_proc_name(const struct trace *t, uint32_t pid)
 
 void tr_set_comm(struct trace *t, uint32_t pid, const char *s, size_t n)
 {
-	struct tproc *p = proc_get(t, pid);
+	struct tproc *p = tr_proc_get(t, pid);
 	size_t i;
 
 	if (!p)
@@ -90,34 +65,22 @@ int tr_dep_init(struct trace *t)
 	int i;
 
 	pidmap_init(&t->pids);
-	t->out = malloc(OUT_SLOTS * sizeof(*t->out));
-	t->bucket = malloc(OUT_SLOTS * sizeof(*t->bucket));
+	t->out = malloc(TR_OUT_SLOTS * sizeof(*t->out));
+	t->bucket = malloc(TR_OUT_SLOTS * sizeof(*t->bucket));
 	if (!t->out || !t->bucket)
 		return -1;
-	for (i = 0; i < OUT_SLOTS; i++) {
+	for (i = 0; i < TR_OUT_SLOTS; i++) {
 		t->bucket[i] = -1;
-		t->out[i].next = i + 1 < OUT_SLOTS ? i + 1 : -1;
+		t->out[i].next = i + 1 < TR_OUT_SLOTS ? i + 1 : -1;
 	}
 	t->free_out = 0;
 	return 0;
 }
 
-static void out_add(struct trace *t, uint64_t sector, uint32_t nr, uint32_t pid)
-{
-	int i = t->free_out;
-	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
-
-	if (i < 0)
-		return;	/* full: this one's completion will not be matched */
-	t->free_out = t->out[i].next;
-	t->out[i] = (struct outreq){ sector, nr, pid, t->bucket[b] };
-	t->bucket[b] = i;
-}
-
 /* Remove the request starting at @sector; its pid in @pid, its size in @nr. */
 static bool out_take(struct trace *t, uint64_t sector, uint32_t *pid, uint32_t *nr)
 {
-	uint32_t b = antic_mix64(sector) & (OUT_SLOTS - 1);
+	uint32_t b = antic_mix64(sector) & (TR_OUT_SLOTS - 1);
 	int *pp = &t->bucket[b], i;
 
 	for (i = *pp; i >= 0; pp = &t->out[i].next, i = *pp) {
@@ -179,7 +142,7 @@ void tr_complete(struct trace *t, uint64_t time, uint64_t sector, uint64_t nr)
 	uint32_t pid, n;
 
 	while (pos < sector + nr && out_take(t, pos, &pid, &n)) {
-		struct tproc *p = proc_get(t, pid);
+		struct tproc *p = tr_proc_get(t, pid);
 
 		if (p) {
 			if (p->outstanding)
@@ -191,89 +154,13 @@ void tr_complete(struct trace *t, uint64_t time, uint64_t sector, uint64_t nr)
 	}
 }
 
-/*
- * One application I/O. @done_known: the format gives its completion time
- * (@done, raw ns); @dev NULL: the caller knows the device passes the
- * filter. Returns 1 when a record is pending, 0 when dropped, -1 on error.
- */
+/* tr_emit_io, out of line for the text formats (a line costs more than a call) */
 int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 	    uint64_t nr, bool write, bool sync, uint32_t pid, bool done_known,
 	    uint64_t done, char *err, size_t errlen)
 {
-	struct trace_rec *r = t->out_rec;
-	struct tproc *p;
-	uint64_t rel;
-	int rc;
-
-	if (dev && !tr_dev_keep(t, dev, err, errlen, &rc)) {
-		if (!rc)
-			t->st.ignored++;
-		return rc;
-	}
-	if (!nr) {
-		t->st.ignored++;
-		return 0;
-	}
-	if (nr > UINT32_MAX)
-		return tr_fail(t, err, errlen, "size", "%" PRIu64 " sectors is too large", nr);
-	/* its end in bytes must fit 64 bits: replay checks the end, convert writes bytes */
-	if (sector > (UINT64_MAX >> 9) - nr || t->o.offset > (UINT64_MAX >> 9) - nr - sector)
-		return tr_fail(t, err, errlen, "sector", "%" PRIu64 "%s is beyond 2^64 bytes", sector,
-			       t->o.offset ? " with the offset" : "");
-	if (!t->have_t0) {
-		t->t0 = raw;
-		t->have_t0 = true;
-	}
-	/* merged or clock-skewed input: never go back in time */
-	rel = raw > t->t0 ? raw - t->t0 : 0;
-	if (rel < t->o.skip) {
-		t->st.ignored++;
-		return 0;
-	}
-	rel -= t->o.skip;
-	if (t->o.limit && rel >= t->o.limit) {
-		t->ended = true;
-		return 0;
-	}
-	if (rel < t->last_t)
-		rel = t->last_t;
-	t->last_t = rel;
-	p = proc_get(t, pid);
-	if (!p)
-		return tr_fail(t, err, errlen, "pid", "out of memory");
-	r->t = rel;
-	/* completions are matched by the recorded sector; only the record moves */
-	r->sector = sector + t->o.offset;
-	r->nr = (uint32_t)nr;
-	r->write = write;
-	r->sync = sync || !write;
-	r->pid = pid;
-	r->think = 0;
-	if (!p->seen) {
-		r->dep = TD_FIRST;
-	} else if (!t->st.has_completions) {
-		r->dep = TD_UNKNOWN;
-	} else if (p->outstanding) {
-		r->dep = TD_OVERLAP;
-	} else {
-		r->dep = TD_AFTER_DONE;
-		r->think = raw > p->done ? raw - p->done : 0;
-	}
-	p->seen = true;
-	if (done_known) {
-		/* the process is busy until the latest of its completions */
-		if (!p->outstanding || done > p->done)
-			p->done = done;
-		p->outstanding = p->done > raw;
-	} else if (t->st.has_completions) {
-		p->outstanding++;
-		out_add(t, sector, (uint32_t)nr, pid);
-	}
-	t->st.records++;
-	t->st.ios[write]++;
-	t->st.bytes[write] += nr * 512;
-	t->st.span = rel;
-	return 1;
+	return tr_emit_io(t, raw, dev, sector, nr, write, sync, pid, done_known,
+			  done, err, errlen);
 }
 
 /*
@@ -283,7 +170,7 @@ int tr_emit(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
  */
 void tr_settle(struct trace *t, uint32_t pid, uint64_t raw)
 {
-	struct tproc *p = proc_get(t, pid);
+	struct tproc *p = tr_proc_get(t, pid);
 
 	if (p && p->outstanding && p->done <= raw)
 		p->outstanding = 0;
@@ -304,7 +191,7 @@ void tr_settle(struct trace *t, uint32_t pid, uint64_t raw)
 void tr_chain(struct trace *t, uint32_t pid, uint64_t raw, bool async)
 {
 	struct trace_rec *r = t->out_rec;
-	struct tproc *p = proc_get(t, pid);
+	struct tproc *p = tr_proc_get(t, pid);
 
 	if (!p)
 		return;
