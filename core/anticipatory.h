@@ -94,7 +94,7 @@ struct as_counters {
 	u64 back_seeks;
 	/* the depth-32 rules */
 	u64 waits_in_flight;	/* waits kept while P's requests were at the drive */
-	u64 writes_kept;	/* write batches kept open on writes at the drive */
+	u64 writes_kept;	/* times a write batch was kept on writes at the drive */
 	u64 drains_to_k;	/* read batches that waited for writes to fall to K */
 	u64 k_lowered, k_raised;
 	u64 write_k, write_k_min, write_k_max;	/* K now, and its range so far */

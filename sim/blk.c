@@ -159,12 +159,11 @@ static void audit_write_bound(struct sim *s, const struct sim_rq *rq)
 	uint64_t k;
 
 	s->audit_last_async = !rq->rq.sync;
-	if (s->pol != POL_AS) {
-		/* counted all the same: the completions undo them */
-	} else if (!rq->rq.sync) {
+	/* other policies' requests are counted all the same: completions undo them */
+	if (s->pol == POL_AS && !rq->rq.sync) {
 		if (s->audit_sync)
 			s->r->bound_exceeded++;
-	} else if (after_writes) {
+	} else if (s->pol == POL_AS && after_writes) {
 		k = as->write_k < as->tun.write_bound ? as->write_k : as->tun.write_bound;
 		s->r->bound_checks++;
 		if (s->audit_async > k)

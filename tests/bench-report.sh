@@ -120,8 +120,8 @@ checks = [
      "mq-deadline beyond the noise in 1, slower in 0, and within noise in 1; against bfq 1 faster, "
      "0 slower, 1 within noise" in readme),
     ("README: the load's share", "moved 0.80-0.80 times what it moved under mq-deadline (median "
-     "0.80): the load paid for part of anticipatory's start-ups" in readme),
-    ("README: the guest's idle CPU per disk", "st2000dm006, depth 32 (guest CPU idle: median " in readme),
+     "0.80): the load paid for part of anticipatory's faster start-ups" in readme),
+    ("README: the guest's idle CPU per disk", "st2000dm006, depth 32 (guest CPU idle " in readme),
     ("README: only between the markers", readme.startswith("# t\n") and readme.endswith("tail\n")
      and "\nold\n" not in readme),
 ]
