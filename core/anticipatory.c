@@ -295,8 +295,8 @@ static u32 write_k(const struct as_sched *as)
  * writer half its share: on a write-through disk K falls to 1 and each
  * write then waits a revolution for the one before (read-vs-fsync at depth
  * 32 on ide2003 in antic-sim: 28.0 s with the hold, 17.7 s without). At
- * depth 1 nothing is at the
- * drive when dispatch is called, so this is AS's own full drain.
+ * depth 1 nothing is at the drive when dispatch is called, so this is
+ * AS's own full drain.
  */
 static bool drained(const struct as_sched *as)
 {
@@ -530,8 +530,8 @@ static bool batch_expired(const struct as_sched *as, u64 now)
  * only as those complete; ending the batch whenever they are all at the
  * drive gave the writer a handful of requests per 625 ms cycle. Kept
  * until its last write completes or, once it has expired, the next one
- * does (a completion is never far: writes are at the drive). Only where reads
- * are anticipated too (antic_expire): with no wait to keep a read batch
+ * does (a completion is never far: writes are at the drive). Only where
+ * reads are anticipated too (antic_expire): with no wait to keep a read batch
  * going (an SSD), kept write batches took the reader's turns (a cat
  * beside a writer, 0.55 s -> 12.7 s).
  */
