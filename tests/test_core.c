@@ -1132,19 +1132,35 @@ static void test_write_bound_at_switch(void)
  * it ends at its time, or when the last completes with none queued. Off:
  * it ends as soon as its queue is empty.
  */
+/*
+ * A write batch of @n (1 or 2) writes started, its first at the drive,
+ * and a read queued behind it: test_write_batch_kept's starting point.
+ */
+static struct antic_rq *batch_then_read(struct as_sched *as, int n,
+					struct antic_rq **w0,
+					struct antic_rq **w1)
+{
+	struct antic_rq *r0;
+
+	*w0 = mk(1000000, false, NULL);
+	as_add(as, *w0, 0);
+	if (n > 1) {
+		*w1 = mk(1001000, false, NULL);
+		as_add(as, *w1, 0);
+	}
+	CHECK(next(as, 1 * MS) == *w0);	/* a write batch starts */
+	r0 = mk(100, true, NULL);
+	as_add(as, r0, 1 * MS);
+	return r0;
+}
+
 static void test_write_batch_kept(void)
 {
 	struct as_sched as;
 	struct antic_rq *r0, *w0, *w1, *w2, *rq;
 
 	fresh(&as);
-	w0 = mk(1000000, false, NULL);
-	w1 = mk(1001000, false, NULL);
-	as_add(&as, w0, 0);
-	as_add(&as, w1, 0);
-	CHECK(next(&as, 1 * MS) == w0);	/* a write batch starts */
-	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 1 * MS);
+	r0 = batch_then_read(&as, 2, &w0, &w1);
 	CHECK(next(&as, 1 * MS) == w1);
 	CHECK(as_dispatch(&as, 2 * MS, &rq) == ANTIC_IDLE && !rq);
 	CHECK_EQ(as.cnt.writes_kept, 1);
@@ -1171,13 +1187,7 @@ static void test_write_batch_kept(void)
 
 	/* past its time, the first completion ends it, a write still out */
 	fresh(&as);
-	w0 = mk(1000000, false, NULL);
-	w1 = mk(1001000, false, NULL);
-	as_add(&as, w0, 0);
-	as_add(&as, w1, 0);
-	CHECK(next(&as, 1 * MS) == w0);
-	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 1 * MS);
+	r0 = batch_then_read(&as, 2, &w0, &w1);
 	CHECK(next(&as, 1 * MS) == w1);
 	CHECK(next(&as, 2 * MS) == NULL);
 	as_complete(&as, w0, 200 * MS);
@@ -1187,11 +1197,7 @@ static void test_write_batch_kept(void)
 
 	/* the last write done with none queued: the batch is over */
 	fresh(&as);
-	w0 = mk(1000000, false, NULL);
-	as_add(&as, w0, 0);
-	CHECK(next(&as, 1 * MS) == w0);
-	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 1 * MS);
+	r0 = batch_then_read(&as, 1, &w0, NULL);
 	CHECK(next(&as, 1 * MS) == NULL);
 	as_complete(&as, w0, 5 * MS);
 	CHECK(next(&as, 5 * MS) == r0);
@@ -1199,11 +1205,7 @@ static void test_write_batch_kept(void)
 	/* off: the empty queue ends the batch, beside the write at the drive */
 	fresh(&as);
 	as.tun.antic_in_flight = 0;
-	w0 = mk(1000000, false, NULL);
-	as_add(&as, w0, 0);
-	CHECK(next(&as, 1 * MS) == w0);
-	r0 = mk(100, true, NULL);
-	as_add(&as, r0, 1 * MS);
+	r0 = batch_then_read(&as, 1, &w0, NULL);
 	CHECK(next(&as, 1 * MS) == r0);
 	CHECK_EQ(as.cnt.writes_kept, 0);
 }
