@@ -104,6 +104,7 @@ class Log:
         self.quick = False
         self.costrun = None
         self.costreps = None
+        self.icount = None   # qemu's instruction clock: 2^icount ns a guest instruction
         self.disks = []   # (preset, depth) in order
         self.sizes = {}   # (preset, name) -> KiB
         self.res = []     # RES lines as dicts, in order
@@ -147,6 +148,9 @@ def read_log(path):
                     mm = re.search(rx, line)
                     if mm:
                         setattr(log, key, conv(mm.group(1)))
+            m = re.search(r"^vm: instruction clock: icount shift=(\d+)", line)
+            if m:
+                log.icount = int(m.group(1))
             m = re.search(r"vm: cost runs of (\d+) s, (\d+) times", line)
             if m and log.costrun is None:
                 log.costrun, log.costreps = int(m.group(1)), int(m.group(2))
@@ -450,7 +454,7 @@ def verdict(a, b):
 def cost_rows(log):
     rows = {}
     for c in log.cost:
-        r = rows.setdefault((c["sched"], c["load"]), {"busy": 0, "iops": []})
+        r = rows.setdefault((c["sched"], c["load"]), {"busy": 0, "iops": [], "by_rep": {}})
         r["busy"] += c["busy"]
     for (disk, depth, tag, sched, rep, role), doc in log.fio.items():
         if not tag.startswith("cost-") or (sched, tag[5:]) not in rows:
@@ -458,13 +462,53 @@ def cost_rows(log):
         for job in doc["jobs"]:
             if job["jobname"] == "rr":  # the readers (reported as one group)
                 rows[(sched, tag[5:])]["iops"].append(job["read"]["iops"])
+                rows[(sched, tag[5:])]["by_rep"][rep] = job["read"]["iops"]
     for r in rows.values():
         n = len(r["iops"])
         r["runs"] = n
-        r["mean"] = sum(r["iops"]) / n if n else 0
-        # busy: clock ticks (1/100 s) summed over the runs
-        r["cpu_us"] = r["busy"] * 10000 / (r["mean"] * log.costrun * n) if r["mean"] else 0
+        r["median"] = statistics.median(r["iops"]) if n else 0
+        # busy: clock ticks (1/100 s) summed over the runs; per I/O from
+        # the runs' total I/O (their mean), as the ticks are a total too
+        mean = sum(r["iops"]) / n if n else 0
+        r["cpu_us"] = r["busy"] * 10000 / (mean * log.costrun * n) if mean else 0
     return rows
+
+
+# issue 16's targets for anticipatory's IOPS on null_blk, in every kernel
+COST_TARGETS = {"mq-deadline": 0.9, "bfq": 1.5}
+
+
+def cost_ratios(costs):
+    """anticipatory's IOPS over each other scheduler's, round by round: the
+    schedulers take turns within a round, so a round's ratio is free of
+    the host's drift between rounds. One dict per (load, rival)."""
+    out = []
+    loads = []
+    for _, load in costs:
+        if load not in loads:
+            loads.append(load)
+    for load in loads:
+        a = costs.get(("anticipatory", load))
+        if not a:
+            continue
+        for (s, l), b in costs.items():
+            if l != load or s in ("none", "anticipatory"):
+                continue
+            reps = sorted(set(a["by_rep"]) & set(b["by_rep"]))
+            vals = [a["by_rep"][k] / b["by_rep"][k] for k in reps if b["by_rep"][k]]
+            if not vals:
+                continue
+            r = {"load": load, "vs": s, "rounds": len(vals),
+                 "median": round(statistics.median(vals), 3),
+                 "min": round(min(vals), 3), "max": round(max(vals), 3)}
+            t = COST_TARGETS.get(s)
+            if t is not None:
+                r["target"] = t
+                r["verdict"] = ("met in every round" if r["min"] >= t else
+                                "met by the median, not in every round" if r["median"] >= t
+                                else "missed")
+            out.append(r)
+    return out
 
 
 def ratio(a, b):
@@ -656,7 +700,10 @@ def write_reports(log, cells, simt, morton, prefix):
     if costs:
         txt.append("")
         txt.append("== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32; "
-                   "mean of %d runs of %d s, IOPS range in brackets)" % (log.costreps, log.costrun))
+                   "median of %d runs of %d s, IOPS range in brackets)" % (log.costreps, log.costrun))
+        if log.icount is not None:
+            txt.append("(seconds of the guest's instruction clock, %d ns an instruction: "
+                       "IOPS measure instructions per I/O, not the host's time)" % (1 << log.icount))
         txt.append("%-13s %-13s %10s %17s %8s %12s %8s" % (
             "scheduler", "load", "IOPS", "(min-max)", "vs none", "CPU us/IO", "vs none"))
     for (s, load), r in costs.items():
@@ -665,18 +712,26 @@ def write_reports(log, cells, simt, morton, prefix):
         # without none in the run there is nothing to compare with: "-"
         vs = lambda a, b: "%8.2f" % ratio(a, b) if b else "%8s" % "-"
         txt.append("%-13s %-13s %10.0f %17s %s %12.2f %s" % (
-            s, load, r["mean"], "(%d-%d)" % (lo, hi), vs(r["mean"], base["mean"]),
+            s, load, r["median"], "(%d-%d)" % (lo, hi), vs(r["median"], base["median"]),
             r["cpu_us"], vs(r["cpu_us"], base["cpu_us"])))
         cost_json.append({"scheduler": s, "load": load, "runs": r["runs"],
-                          "iops": round(r["mean"]), "iops_min": lo, "iops_max": hi,
+                          "iops": round(r["median"]), "iops_min": lo, "iops_max": hi,
                           "cpu_us_per_io": round(r["cpu_us"], 3),
-                          "iops_vs_none": round(ratio(r["mean"], base["mean"]), 3),
+                          "iops_vs_none": round(ratio(r["median"], base["median"]), 3),
                           "cpu_vs_none": round(ratio(r["cpu_us"], base["cpu_us"]), 3)})
+    ratios = cost_ratios(costs)
+    if ratios:
+        txt.append("anticipatory's IOPS over each scheduler's, round by round "
+                   "(median [min-max] of the rounds' ratios):")
+    for r in ratios:
+        txt.append("  %-13s vs %-13s %5.2f [%.2f-%.2f] of %d rounds%s" % (
+            r["load"], r["vs"], r["median"], r["min"], r["max"], r["rounds"],
+            "; target >= %.1f: %s" % (r["target"], r["verdict"]) if "target" in r else ""))
 
     with open(prefix + ".txt", "w", encoding="utf-8") as f:
         f.write("\n".join(txt) + "\n")
     # one result per line, so that two reports compare line by line
-    head = json.dumps({"kernel": log.kver, "quick": log.quick,
+    head = json.dumps({"kernel": log.kver, "quick": log.quick, "icount_shift": log.icount,
                        "disks": [{"disk": d, "depth": q} for d, q in log.disks],
                        "cap_s": log.cap, "warm_s": log.warm, "time_scale": log.time_scale,
                        "memcg": "256M"})[:-1]
@@ -685,6 +740,8 @@ def write_reports(log, cells, simt, morton, prefix):
         f.write(",".join("\n  " + json.dumps(r) for r in records))
         f.write("\n ],\n \"cost\": [")
         f.write(",".join("\n  " + json.dumps(r) for r in cost_json))
+        f.write("\n ],\n \"cost_ratios\": [")
+        f.write(",".join("\n  " + json.dumps(r) for r in ratios))
         f.write("\n ]\n}\n")
     return plot
 

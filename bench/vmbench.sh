@@ -34,7 +34,10 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # TSCALE override the choices (WORKLOADS=all: the whole suite); TAG=-x
 # names the results vmbench-KVER-x.*;
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
-# COSTREPS rounds of COSTRUN s of the null_blk cost runs.
+# COSTREPS rounds of COSTRUN s of the null_blk cost runs. VM_ICOUNT=N
+# runs the guest on qemu's instruction clock (tests/vm/boot.sh), e.g. for
+# the cost runs alone on a shared machine:
+#   DISKS= VM_ICOUNT=2 COSTREPS=3 bench/vmbench.sh KVER...
 if [ "$QUICK" = 1 ]; then
 	# its bound is under 10 minutes (a run with python too and 10 s caps
 	# took 13.5 minutes on a machine shared with four other VMs)
@@ -67,7 +70,7 @@ count() { set -- $1; echo $#; }
 ns=$(count "$SCHEDS") nd=$(count "$DISKS") nw=$(count "$WORKLOADS") nl=$(count "$LOADS") na=$(count "$STARTUPS")
 runs_m=$((nd * nw * ns * REPS)) runs_s=$((na * nl * ns * REPS))
 [ "$nd" -gt 0 ] || runs_s=0
-per_kernel=$((60 + nd * 90 + runs_m * (CAP + 6) + runs_s * (CAPS + WARM + 3) + COSTREPS * ns * 2 * (COSTRUN + 2)))
+per_kernel=$((60 + nd * 90 + runs_m * (CAP + 6) + runs_s * (CAPS + WARM + 3) + COSTREPS * ns * 3 * (COSTRUN + 2)))
 PARALLEL=${PARALLEL:-$([ "$QUICK" != 1 ] && [ $# -gt 1 ] && echo 1 || echo 0)}
 all=$((per_kernel * $#))
 [ "$PARALLEL" = 1 ] && all=$per_kernel

@@ -2,24 +2,31 @@
 # Builds anticipatory.ko and an initramfs for kernel KVER, boots it under
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
-# copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s) and
-# VM_PROGS (more host programs for the guest), VM_EXTRA_KO (more modules,
-# e.g. variants of the scheduler to compare in one boot), VM_DISK (an image
-# whose copy, grown to 512 MiB, is the virtio disk), VM_BENCH_FILES (files
-# and directories copied into /bench) change it; VM_ROOT and
-# VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
+# copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s),
+# VM_PROGS (more host programs for the guest), VM_ICOUNT (below),
+# VM_EXTRA_KO (more modules, e.g. variants of the scheduler to compare in
+# one boot), VM_KO and VM_HDDSIM_KO (the two modules built elsewhere),
+# VM_DISK (an image whose copy, grown to 512 MiB, is the virtio disk),
+# VM_BENCH_FILES (files and directories copied into /bench) change it;
+# VM_ROOT and VM_KSRC boot a kernel built here (tests/debug-kernel.sh).
 set -eu
 kver=$1 cache=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$cache/$kver
 mkdir -p "$work"
 
-echo "vm: building anticipatory.ko and hddsim.ko for $kver"
-# VM_KSRC: a kernel build tree of one's own (the debug kernel)
-make -s -C "$top/kernel" KVER="$kver" ${VM_KSRC:+KSRC="$VM_KSRC" BLOCK_INC="$VM_KSRC/block"} \
-	>"$work/kbuild.log" 2>&1 ||
-	{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
-ko=$top/kernel/build/anticipatory-$kver.ko
+if [ -n "${VM_KO:-}" ]; then
+	# modules built elsewhere (tests/deb.sh: DKMS's), both or neither
+	ko=$VM_KO hddsim_ko=${VM_HDDSIM_KO:?VM_KO needs VM_HDDSIM_KO}
+	echo "vm: modules given: $ko $hddsim_ko"
+else
+	echo "vm: building anticipatory.ko and hddsim.ko for $kver"
+	# VM_KSRC: a kernel build tree of one's own (the debug kernel)
+	make -s -C "$top/kernel" KVER="$kver" ${VM_KSRC:+KSRC="$VM_KSRC" BLOCK_INC="$VM_KSRC/block"} \
+		>"$work/kbuild.log" 2>&1 ||
+		{ cat "$work/kbuild.log"; echo "vm: module build failed"; exit 1; }
+	ko=$top/kernel/build/anticipatory-$kver.ko hddsim_ko=$top/kernel/build/hddsim-$kver.ko
+fi
 
 # the kernel image and its modules: from /boot if installed, from
 # setup.sh's image of the chroot's kernel (7.x: linux-binary's vmlinuz
@@ -70,8 +77,13 @@ done | sort -u | while read -r f; do
 	esac
 done
 cp "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
-cp "$top/kernel/build/hddsim-$kver.ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
-for m in ${VM_EXTRA_KO:-}; do cp "$m" "$ir/lib/modules/$kver/extra/"; done
+cp "$hddsim_ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
+# VM_EXTRA_KO may name builds for several kernels (bench/variant-ko.sh's
+# NAME-KVER.ko): each boot takes its own, under the module's own name
+for m in ${VM_EXTRA_KO:-}; do
+	modinfo -F vermagic "$m" | grep -q "^$kver " || continue
+	cp "$m" "$ir/lib/modules/$kver/extra/$(basename "$m" | sed "s/-$kver\.ko\$/.ko/")"
+done
 cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
 	"$ir/lib/modules/$kver/" 2>/dev/null || true
 depmod -b "$ir" "$kver"
@@ -105,8 +117,17 @@ rm -f "$disk"
 [ -z "${VM_DISK:-}" ] || cp "$VM_DISK" "$disk"
 truncate -s 512M "$disk"
 
+# VM_ICOUNT=N: the guest's clock counts its instructions, 2^N ns each
+# (one TCG thread, idle time skipped): a measure of work that the host's
+# load does not move, for comparing what schedulers cost
+accel="-accel tcg,thread=multi"
+if [ -n "${VM_ICOUNT:-}" ]; then
+	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off"
+	echo "vm: instruction clock: icount shift=$VM_ICOUNT"
+fi
 echo "vm: booting $kver"
-timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 -accel tcg,thread=multi -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
+# shellcheck disable=SC2086 # $accel is several words
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $accel -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
 	-append "console=ttyS0 quiet panic=-1" \
 	-drive file="$disk",if=virtio,format=raw,cache=writeback \
