@@ -58,6 +58,7 @@ struct asmq_data {
 	struct request_queue *q;
 	struct list_head dispatch;	/* at-head and passthrough requests */
 	struct hrtimer timer;
+	u64 armed;		/* when the timer is set to fire; 0: not set */
 	unsigned int async_depth;	/* tags per sbitmap word async may use */
 };
 
@@ -89,42 +90,66 @@ static struct asmq_rq *arq_krq(struct antic_rq *arq)
 	return container_of(arq, struct asmq_rq, arq);
 }
 
-/* Arm the timer for when the core next needs it; caller holds the lock. */
+/* Caller holds the lock. */
+static void asmq_set_timer(struct asmq_data *ad, u64 when)
+{
+	lockdep_assert_held(&ad->lock);
+	ad->armed = when;
+	hrtimer_start(&ad->timer, ns_to_ktime(when), HRTIMER_MODE_ABS);
+}
+
+/*
+ * Arm the timer for when the core next needs it; caller holds the lock.
+ * Every event asks, and setting an hrtimer may reprogram the clock event
+ * device (a trap to the hypervisor in a VM): with a writer beside random
+ * readers that was once per anticipation, thousands a second. So a timer
+ * already set to fire no later is left alone; firing early is harmless,
+ * the callback asks core again and re-arms.
+ */
 static void asmq_arm_timer(struct asmq_data *ad)
 {
 	u64 wake;
 
 	lockdep_assert_held(&ad->lock);
 	wake = as_get_expiry(&ad->as);
-
-	if (wake)
-		hrtimer_start(&ad->timer, ns_to_ktime(wake), HRTIMER_MODE_ABS);
+	if (wake && !(ad->armed && ad->armed <= wake))
+		asmq_set_timer(ad, wake);
 }
 
 /*
  * Run the hardware queues from the timer, so that paths that must not
  * call into blk-mq (exit_icq runs under the ioc and queue locks) can ask
- * for a run by firing it now.
+ * for a run by firing it now. Caller holds the lock.
  */
 static void asmq_kick(struct asmq_data *ad)
 {
-	hrtimer_start(&ad->timer, ns_to_ktime(ktime_get_ns()), HRTIMER_MODE_ABS);
+	asmq_set_timer(ad, ktime_get_ns());
 }
 
 static enum hrtimer_restart asmq_timer_fn(struct hrtimer *t)
 {
 	struct asmq_data *ad = container_of(t, struct asmq_data, timer);
 	unsigned long flags;
+	bool run;
 
 	spin_lock_irqsave(&ad->lock, flags);
+	ad->armed = 0;
 	as_handle_expiry(&ad->as, ktime_get_ns());
 	/*
-	 * Still waiting (antic_expire was raised after the timer was set):
-	 * re-arm here, because has_work says no and no dispatch will.
+	 * Still waiting (the timer fired early, or antic_expire was raised
+	 * after it was set): re-arm here, because has_work says no and no
+	 * dispatch will.
 	 */
 	asmq_arm_timer(ad);
+	/*
+	 * Most fires end nothing (the wait they were set for ended when its
+	 * request came): a queue run then would only wake kblockd for an
+	 * empty dispatch.
+	 */
+	run = as_has_work(&ad->as) || !list_empty(&ad->dispatch);
 	spin_unlock_irqrestore(&ad->lock, flags);
-	blk_mq_run_hw_queues(ad->q, true);
+	if (run)
+		blk_mq_run_hw_queues(ad->q, true);
 	return HRTIMER_NORESTART;
 }
 
@@ -220,16 +245,14 @@ static void asmq_exit_icq(struct io_cq *icq)
 	struct asmq_data *ad = icq->q->elevator->elevator_data;
 	struct antic_proc *p = &icq_to_aic(icq)->proc;
 	unsigned long flags;
-	bool run;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	as_proc_exit(&ad->as, p, ktime_get_ns());
-	run = as_has_work(&ad->as);
-	if (!run)
+	if (as_has_work(&ad->as))
+		asmq_kick(ad);
+	else
 		asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
-	if (run)
-		asmq_kick(ad);
 }
 
 static void asmq_prepare_request(struct request *rq)
