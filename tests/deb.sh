@@ -3,10 +3,11 @@
 # dpkg-buildpackage from a copy of the tree, lists their contents against
 # what each must hold, runs the packaged antic-sim and antic-select, and
 # has DKMS build anticipatory.ko and hddsim.ko from the packaged sources
-# for every installed kernel with headers and linux-source. DKMS runs
-# with private trees (--dkmstree, --sourcetree, a signing key under the
-# test's directory), so the machine's /var/lib/dkms and /lib/modules are
-# left as they were, and the test checks that they were.
+# for every installed kernel with headers and linux-source, then boots the
+# modules DKMS built for one of them in a VM (the VM tests' core). DKMS
+# installs in an overlay chroot (or, without one, builds in private
+# trees), so the machine's /var/lib/dkms and /lib/modules are left as
+# they were, and the test checks that they were.
 # Prints "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -209,6 +210,8 @@ for kver in "$@"; do
 		echo "   $m1, $m2"
 		grep -E 'LD \[M\] .*\.ko$' /var/lib/dkms/antic/*/"$kver"/*/log/make.log | sed 's/^/   make.log: /'
 		say ok "DKMS built and installed anticipatory.ko and hddsim.ko for $kver (vermagic $kver)"
+		# kept for the boot below, past the purge
+		mkdir -p /antic-test/ko/"$kver" && cp "$m1" "$m2" /antic-test/ko/"$kver"/
 	else
 		tail -n 20 /var/lib/dkms/antic/*/build/make.log 2>/dev/null
 		say ko "DKMS for $kver: status '$st', modules '$m1' '$m2', vermagic '$vm1' '$vm2', modprobe '$dep'"
@@ -294,6 +297,39 @@ else
 	echo "note: no overlay chroot here (or ANTIC_DEB_PRIVATE=1): DKMS builds in a private tree instead"
 	private_build
 fi
+# DKMS's modules booted: the VM tests' core (load, select, verify data on
+# a virtio disk and on ext4, unload, null_blk, hddsim) on the first kernel
+# both were built for, with the modules the package installed
+boot_dkms() {
+	kver=$1 kd=$2
+	for m in anticipatory hddsim; do
+		f=$(ls "$kd/$m".ko* 2>/dev/null | head -n 1)
+		case $f in
+		*.xz) xz -dc "$f" >"$tmp/$m.ko" ;;
+		*.zst) zstd -qdc "$f" >"$tmp/$m.ko" ;;
+		*) cp "$f" "$tmp/$m.ko" ;;
+		esac || { ko "DKMS's $m.ko for $kver could not be read ($f)"; return; }
+	done
+	only="load select fio-verify ext4 unload null_blk hddsim-load hddsim-verify hddsim-unload"
+	echo "ONLY=\"$only\"" >"$tmp/params"
+	PARAMS=$tmp/params VM_KO=$tmp/anticipatory.ko VM_HDDSIM_KO=$tmp/hddsim.ko VM_CACHE=$tmp/vm \
+		tests/vm/run.sh "$kver" >"$tmp/vm.log" 2>&1
+	want=$(($(echo "$only" | wc -w) + 1))	# and dmesg-clean
+	sed -n 's/^VMTEST /   /p' "$tmp/vm.log"
+	if grep -q "^$want passed, 0 failed" "$tmp/vm.log" && grep -q "^vm: modules given: $tmp/anticipatory.ko" "$tmp/vm.log"; then
+		ok "DKMS's modules pass the VM tests' core on $kver ($want checks)"
+	else
+		tail -n 20 "$tmp/vm.log"
+		ko "DKMS's modules in a VM on $kver (log above; expected $want passed)"
+	fi
+}
+booted=
+for kver in $kernels; do
+	kd=$tmp/ov/upper/antic-test/ko/$kver
+	[ -d "$kd" ] || kd=$tmp/dkms/antic/$upstream/$kver/$(uname -m)/module
+	[ -n "$booted" ] || [ ! -d "$kd" ] || { boot_dkms "$kver" "$kd"; booted=1; }
+done
+[ -n "$booted" ] || ko "no DKMS-built modules to boot"
 state >"$tmp/state.after"
 if cmp -s "$tmp/state.before" "$tmp/state.after"; then
 	ok "the machine's /var/lib/dkms, /usr/src, module trees and antic packages are unchanged"

@@ -9,6 +9,8 @@ echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 run() {
 	name=$1
 	shift
+	# ONLY (from /bench/params): the names of the tests to run, the rest skipped
+	case " ${ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	("$@") > /tmp/out 2>&1 &
 	pid=$!
 	(sleep $((300 + ${STRESS_S:-0})); kill $pid 2>/dev/null) &

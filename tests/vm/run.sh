@@ -9,7 +9,7 @@
 # Prints "N passed, N failed" last.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cache=$top/build/vm
+cache=${VM_CACHE:-$top/build/vm}	# VM_CACHE: another, for a run beside this one
 mkdir -p "$cache"
 die() { echo "vm: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
