@@ -267,13 +267,13 @@ while [ $REP -le $COSTREPS ]; do
 		echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
 		# ours, and any variant of ours, with the same antic_expire
 		[ -f /sys/block/nullb0/queue/iosched/antic_expire ] && echo 6 > /sys/block/nullb0/queue/iosched/antic_expire
-		# reads-batch8: fio reaps 8 and submits 8 to an io_submit. From
-		# 7.x (__submit_bio lost its plug) a request submitted alone is
-		# dispatched from kblockd under any scheduler, a context switch
-		# each (perf in a 7.3 guest: kblockd_mod_delayed_work_on from
-		# blk_mq_submit_bio); aio plugs a batch of more than 2 and the
-		# submitter dispatches it, so this mix shows the scheduler's own
-		# cost there.
+		# reads-batch8: fio reaps 8 and submits 8 to an io_submit. On 6.1
+		# and 7.x (6.12's __submit_bio plugged every bio) a request
+		# submitted alone is dispatched from kblockd under any
+		# scheduler, a context switch each (perf in a 7.3 guest:
+		# kblockd_mod_delayed_work_on from blk_mq_submit_bio); aio plugs
+		# a batch of more than 2 and the submitter dispatches it, so
+		# this mix shows the scheduler's own cost there.
 		for mix in reads reads+writer reads-batch8; do
 			set -- --name=rr --filename=/dev/nullb0 --rw=randread --bs=4k --direct=1 --ioengine=libaio \
 				--iodepth=32 --numjobs=4 --time_based --runtime=$COSTRUN --group_reporting=1

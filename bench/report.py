@@ -707,7 +707,7 @@ def write_reports(log, cells, simt, morton, prefix):
         txt.append("%-13s %-13s %10s %17s %8s %12s %8s" % (
             "scheduler", "load", "IOPS", "(min-max)", "vs none", "CPU us/IO", "vs none"))
     for (s, load), r in costs.items():
-        base = costs.get(("none", load), {"mean": 0, "cpu_us": 0})
+        base = costs.get(("none", load), {"median": 0, "cpu_us": 0})
         lo, hi = (round(min(r["iops"])), round(max(r["iops"]))) if r["iops"] else (0, 0)
         # without none in the run there is nothing to compare with: "-"
         vs = lambda a, b: "%8.2f" % ratio(a, b) if b else "%8s" % "-"

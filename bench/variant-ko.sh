@@ -8,9 +8,10 @@
 set -eu
 [ $# -eq 3 ] || { echo "usage: variant-ko.sh REV NAME KVER" >&2; exit 2; }
 rev=$1 name=$2 kver=$3
+# not a name the kernel or this project already uses for a scheduler or module
 case $name in
-*[!a-z0-9_]* | "" | anticipatory | as)
-	echo "variant-ko: NAME must be [a-z0-9_]+ and not anticipatory's own" >&2; exit 2 ;;
+*[!a-z0-9_]* | "" | anticipatory | as | hddsim | none | bfq | kyber | deadline | noop)
+	echo "variant-ko: NAME must be [a-z0-9_]+ and not a scheduler's or module's name" >&2; exit 2 ;;
 esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/variant/$name

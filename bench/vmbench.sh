@@ -36,8 +36,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs. VM_ICOUNT=N
 # runs the guest on qemu's instruction clock (tests/vm/boot.sh), e.g. for
-# the cost runs alone on a shared machine:
-#   DISKS= VM_ICOUNT=2 COSTREPS=3 bench/vmbench.sh KVER...
+# the cost runs alone on a shared machine (the bound printed is then in
+# the guest's seconds, not the host's):
+#   DISKS= VM_ICOUNT=3 COSTREPS=3 bench/vmbench.sh KVER...
 if [ "$QUICK" = 1 ]; then
 	# its bound is under 10 minutes (a run with python too and 10 s caps
 	# took 13.5 minutes on a machine shared with four other VMs)

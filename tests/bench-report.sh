@@ -22,6 +22,14 @@ else
 	cat "$out/stderr"; ko "report.py runs"
 fi
 check "table as expected" diff -u $dir/expected.txt "$out/r.txt"
+# cost runs without none (QUICK=1's schedulers): no ratio to none, no crash
+grep -v -e '^COST none ' -e '^FIO 0 cost-[^ ]* none ' $dir/guest.log > "$out/nonone.log"
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/nonone.log" "$out/n" > /dev/null 2> "$out/n.err" &&
+	grep -Eq '^anticipatory +reads +26500 +\(26000-27000\) +- ' "$out/n.txt"; then
+	ok "cost runs without none"
+else
+	cat "$out/n.err"; ko "cost runs without none"
+fi
 check "a document cut short is reported" \
 	grep -q 'no fio JSON for 1 write-vs-tree anticipatory 1 streamer' "$out/stderr"
 if command -v gnuplot >/dev/null 2>&1; then

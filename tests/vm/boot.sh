@@ -81,7 +81,11 @@ cp "$hddsim_ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
 # VM_EXTRA_KO may name builds for several kernels (bench/variant-ko.sh's
 # NAME-KVER.ko): each boot takes its own, under the module's own name
 for m in ${VM_EXTRA_KO:-}; do
-	modinfo -F vermagic "$m" | grep -q "^$kver " || continue
+	vm=$(modinfo -F vermagic "$m") || { echo "vm: VM_EXTRA_KO: cannot read $m"; exit 1; }
+	if [ "${vm%% *}" != "$kver" ]; then
+		echo "vm: VM_EXTRA_KO: $m is for ${vm%% *}, not $kver: left out"
+		continue
+	fi
 	cp "$m" "$ir/lib/modules/$kver/extra/$(basename "$m" | sed "s/-$kver\.ko\$/.ko/")"
 done
 cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
