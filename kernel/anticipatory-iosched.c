@@ -574,6 +574,8 @@ static ssize_t asmq_tunable_store(struct elevator_queue *e, const char *page,
 	t = ad->as.tun;
 	*(u64 *)((char *)&t + d->off) = (u64)ms * d->scale;
 	as_set_tunables(&ad->as, &t);
+	/* a wait shortened now ends at its new time, not the old one */
+	asmq_arm_timer(ad);
 	spin_unlock_irqrestore(&ad->lock, flags);
 	return count;
 }
