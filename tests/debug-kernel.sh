@@ -51,9 +51,10 @@ if [ "$stage" != test ]; then
 		--module BLK_DEV_NULL_BLK --enable CRYPTO_CRC32C --enable MEMCG \
 		--disable MODULE_SIG --disable WERROR
 	make -s olddefconfig
-	kver=$(make -s kernelrelease)
-	echo "debug-kernel: building $kver with $(nproc) jobs" >&2
+	echo "debug-kernel: building $(make -s kernelversion) with $(nproc) jobs" >&2
 	make -s -j"$(nproc)" bzImage modules
+	# after the build: before it, 7.x's kernelrelease leaves LOCALVERSION out
+	kver=$(make -s kernelrelease)
 	rm -rf "$root"
 	make -s modules_install INSTALL_MOD_PATH="$root" INSTALL_MOD_STRIP=1 DEPMOD=/bin/true
 	mkdir -p "$root/boot"
