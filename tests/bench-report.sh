@@ -90,6 +90,9 @@ checks += [
     ("cost verdict: missed", (v["bfq"]["median"], v["bfq"]["verdict"]) == (1.333, "missed")),
     ("cost ratio without a target", "verdict" not in v["kyber"] and "none" not in v),
 ]
+# a round at 0.89996 prints as 0.9 but misses a target of 0.9
+v = report.cost_ratios({("anticipatory", "reads"): row(8999.6), ("mq-deadline", "reads"): row(10000)})
+checks.append(("cost verdict judged unrounded", (v[0]["min"], v[0]["verdict"]) == (0.9, "missed")))
 for name, good in checks:
     print("%s json: %s" % ("PASS" if good else "FAIL", name))
 PY
