@@ -34,7 +34,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # TSCALE override the choices (WORKLOADS=all: the whole suite); TAG=-x
 # names the results vmbench-KVER-x.*;
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
-# COSTREPS rounds of COSTRUN s of the null_blk cost runs. VM_ICOUNT=N
+# COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
+# antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own
+# default is 0, so that the waiting path runs). VM_ICOUNT=N
 # runs the guest on qemu's instruction clock (tests/vm/boot.sh), e.g. for
 # the cost runs alone on a shared machine (the bound printed is then in
 # the guest's seconds, not the host's):
@@ -98,6 +100,7 @@ WORKLOADS="$WORKLOADS"
 STARTUPS="$STARTUPS"
 LOADS="$LOADS"
 ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
+COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
 RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}
 P
 export VM_PROGS="$top/build/replay-startup" VM_BENCH_FILES="$top/bench/jobs $top/bench/startup"
