@@ -105,6 +105,7 @@ class Log:
         self.costrun = None
         self.costreps = None
         self.icount = None   # qemu's instruction clock: 2^icount ns a guest instruction
+        self.cost_antic_expire = None  # anticipatory's antic_expire in the cost runs, ms
         self.disks = []   # (preset, depth) in order
         self.sizes = {}   # (preset, name) -> KiB
         self.res = []     # RES lines as dicts, in order
@@ -151,9 +152,10 @@ def read_log(path):
             m = re.search(r"^vm: instruction clock: icount shift=(\d+)", line)
             if m:
                 log.icount = int(m.group(1))
-            m = re.search(r"vm: cost runs of (\d+) s, (\d+) times", line)
+            m = re.search(r"vm: cost runs of (\d+) s, (\d+) times(?:, antic_expire (\d+) ms)?", line)
             if m and log.costrun is None:
                 log.costrun, log.costreps = int(m.group(1)), int(m.group(2))
+                log.cost_antic_expire = int(m.group(3)) if m.group(3) else None
             w = line.split()
             if not w:
                 continue
@@ -701,6 +703,8 @@ def write_reports(log, cells, simt, morton, prefix):
         txt.append("")
         txt.append("== scheduler cost on null_blk (4 KiB random reads, 4 jobs x iodepth 32; "
                    "median of %d runs of %d s, IOPS range in brackets)" % (log.costreps, log.costrun))
+        if log.cost_antic_expire is not None:
+            txt.append("(anticipatory's antic_expire in these runs: %d ms)" % log.cost_antic_expire)
         if log.icount is not None:
             txt.append("(seconds of the guest's instruction clock, %d ns an instruction: "
                        "IOPS measure instructions per I/O, not the host's time)" % (1 << log.icount))
