@@ -16,6 +16,9 @@
 #define AS_CLOSE_START 8192ULL
 #define AS_MAX_THINKTIME (20 * ANTIC_NSEC_PER_MSEC)
 
+/* share_window's default: the minute a streamer's history is remembered */
+#define AS_SHARE_WINDOW_DEFAULT (60000 * ANTIC_NSEC_PER_MSEC)
+
 /* Where K, the write bound, starts before any read has been measured. */
 #define AS_WRITE_K_START 4
 /* A loaded read's mean this much above the base (per 4) lowers K, below raises it. */
@@ -42,6 +45,11 @@ struct as_tunables {
 	u64 antic_in_flight;
 	u64 write_bound;
 	u64 sync_write_expire;
+	/*
+	 * The share rule (ns, 0 for off): over about this long a window,
+	 * the direction that had less of the disk gets the long batch.
+	 */
+	u64 share_window;
 };
 
 /*
@@ -57,7 +65,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 8
+#define AS_NR_TUNABLES 9
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -99,6 +107,9 @@ struct as_counters {
 	u64 k_lowered, k_raised;
 	u64 write_k, write_k_min, write_k_max;	/* K now, and its range so far */
 	u64 sync_writes_early;	/* another process's sync write served at its bound */
+	/* the share rule */
+	u64 write_batches_long;	/* write batches given read_batch_expire */
+	u64 read_batches_short;	/* read batches cut to write_batch_expire */
 };
 
 /*
@@ -112,7 +123,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 31
+#define AS_NR_COUNTERS 33
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -178,6 +189,20 @@ struct as_sched {
 	bool have_early;
 	u64 last_early;		/* ns: rule 3's last early sync write */
 
+	/*
+	 * The share rule: each direction's disk time (us, from batch starts,
+	 * idling included) decayed over share_window, the direction charged
+	 * since @served_at, and whether the last write batch was given a read
+	 * batch's length, or the read batch a write batch's.
+	 */
+	u64 served_us[ANTIC_NR_DIRS];
+	u64 served_at;
+	int served_dir;
+	bool served_started;
+	bool write_batch_owed;
+	bool read_batch_short;
+	bool dirty_throttled;	/* the host's word: a writer waits on writeback */
+
 	struct as_counters cnt;
 };
 
@@ -212,6 +237,15 @@ void as_remove(struct as_sched *as, struct antic_rq *rq);
 bool as_has_work(const struct as_sched *as);
 /* When the host must call as_handle_expiry (ns), or 0: no wait is timed. */
 u64 as_get_expiry(const struct as_sched *as);
+/*
+ * The host says whether a writer slept in balance_dirty_pages() within
+ * the last second (wbt's test), before each dispatch: the share rule owes
+ * writes disk time only while someone waits on them.
+ */
+static inline void as_dirty_throttled(struct as_sched *as, bool throttled)
+{
+	as->dirty_throttled = throttled;
+}
 /* The host's timer fired: ends a wait that has run out. */
 void as_handle_expiry(struct as_sched *as, u64 now);
 u32 as_queued(const struct as_sched *as);

@@ -425,6 +425,7 @@ static struct request *asmq_dispatch_request(struct blk_mq_hw_ctx *hctx)
 		list_del_init(&rq->queuelist);
 		goto out;
 	}
+	as_dirty_throttled(&ad->as, kc_dirty_throttled_recently(q));
 	if (as_dispatch(&ad->as, ktime_get_ns(), &arq) == ANTIC_DISPATCH) {
 		struct asmq_rq *krq = arq_krq(arq);
 
@@ -598,6 +599,7 @@ ASMQ_TUNABLE(write_batch_expire)
 ASMQ_TUNABLE(antic_in_flight)
 ASMQ_TUNABLE(write_bound)
 ASMQ_TUNABLE(sync_write_expire)
+ASMQ_TUNABLE(share_window)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -629,6 +631,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(antic_in_flight),
 	ASMQ_ATTR_RW(write_bound),
 	ASMQ_ATTR_RW(sync_write_expire),
+	ASMQ_ATTR_RW(share_window),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

@@ -13,6 +13,8 @@
 #define ANTIC_KCOMPAT_H
 
 #include <linux/version.h>
+#include <linux/backing-dev-defs.h>
+#include <linux/jiffies.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 #error "anticipatory needs Linux 6.1 or later"
@@ -129,6 +131,26 @@ static inline bool kc_queue_rotational(struct request_queue *q)
 	return blk_queue_rot(q);
 #else
 	return !blk_queue_nonrot(q);
+#endif
+}
+
+/*
+ * A task slept in balance_dirty_pages() within the last second: wbt's own
+ * test (wb_recent_wait). 6.8 moved the time from the root bdi_writeback
+ * (wb.dirty_sleep, which cgroup writeback's sleeps missed) to the bdi
+ * (last_bdp_sleep). Not checked here: 6.6.y and 6.7.y, if a stable
+ * release took that change, need the 6.8 branch from that sublevel.
+ */
+static inline bool kc_dirty_throttled_recently(struct request_queue *q)
+{
+	struct backing_dev_info *bdi = q->disk ? q->disk->bdi : NULL;
+
+	if (!bdi)
+		return false;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	return time_before(jiffies, READ_ONCE(bdi->last_bdp_sleep) + HZ);
+#else
+	return time_before(jiffies, READ_ONCE(bdi->wb.dirty_sleep) + HZ);
 #endif
 }
 

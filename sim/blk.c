@@ -182,6 +182,8 @@ void blk_run_queue(struct sim *s)
 		struct antic_rq *arq;
 		struct sim_rq *rq;
 
+		if (s->pol == POL_AS)
+			as_dirty_throttled(s->sched, dirty_throttled_recently(s));
 		if (s->ops->dispatch(s->sched, s->now, &arq) != ANTIC_DISPATCH) {
 			blk_arm_timer(s);
 			return;

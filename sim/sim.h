@@ -280,6 +280,8 @@ bool wbt_may_wake(const struct wbt *w, unsigned inflight);
 void wbt_issue(struct sim *s, const struct sim_rq *rq);
 void wbt_done(struct sim *s, const struct sim_rq *rq);
 void wbt_dirty_sleep(struct sim *s);
+/* wbt's test, also told to anticipatory: a writer waits on writeback */
+bool dirty_throttled_recently(const struct sim *s);
 
 /* jobs.c: fio job processes */
 uint64_t rng_below(uint64_t *s, uint64_t n);

@@ -200,7 +200,7 @@ bool wbt_may_wake(const struct wbt *w, unsigned inflight)
 }
 
 /* A writer slept in balance_dirty_pages less than a second ago, or sleeps now. */
-static bool wbt_recent_wait(const struct sim *s)
+bool dirty_throttled_recently(const struct sim *s)
 {
 	size_t i;
 
@@ -219,7 +219,7 @@ static __attribute__((noinline)) void wbt_windows_end(struct sim *s)
 
 	while (s->now - s->wbt.win >= s->wbt.window) {
 		wbt_window_end(&s->wbt, s->now,
-			       wbt_recent_wait(s) || s->flusher_inflight);
+			       dirty_throttled_recently(s) || s->flusher_inflight);
 		if (++n > 10)
 			s->wbt.win = s->now;	/* a long quiet spell: a few steps, not many */
 	}
@@ -242,7 +242,7 @@ static unsigned wb_limit(struct sim *s)
 	if (!s->set->wbt)
 		return lim;
 	wbt_tick(s);
-	w = wbt_limit(&s->wbt, wbt_recent_wait(s));
+	w = wbt_limit(&s->wbt, dirty_throttled_recently(s));
 	return w < lim ? w : lim;
 }
 

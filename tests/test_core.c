@@ -1345,6 +1345,118 @@ static void test_sync_write_waits_when_disk_moves_on(void)
 	CHECK_EQ(as.cnt.sync_writes_early, 0);
 }
 
+/*
+ * The share rule. A streamer has had the disk for 2.6 s when writes come:
+ * the write batch that follows runs read_batch_expire long (writes had
+ * less of the disk) if a writer waits on writeback, and AS's short one
+ * otherwise, or with share_window 0. @mode: 0 throttled, 1 not, 2 off.
+ */
+static void share_scene(struct as_sched *as, int mode, struct antic_rq **r2)
+{
+	struct antic_proc p;
+	struct antic_rq *r1;
+
+	fresh(as);
+	if (mode == 2)
+		as->tun.share_window = 0;
+	antic_proc_init(&p);
+	r1 = mk(1000, true, NULL);
+	as_add(as, r1, 0);
+	CHECK(next(as, 0) == r1);
+	as_complete(as, r1, 2000 * MS);	/* the read batch is timed from here */
+	as_add(as, mk(900000, false, NULL), 2000 * MS);
+	as_add(as, mk(900008, false, NULL), 2000 * MS);
+	*r2 = mk(1008, true, NULL);
+	as_add(as, *r2, 2001 * MS);
+	as_dirty_throttled(as, mode == 0);
+}
+
+static void test_share_writes_owed(void)
+{
+	int mode;
+
+	for (mode = 0; mode < 3; mode++) {
+		struct as_sched as;
+		struct antic_rq *r2, *w;
+
+		share_scene(&as, mode, &r2);
+		/* the read batch ran out at 2.5 s: writes, and how long */
+		w = next(&as, 2600 * MS);
+		CHECK(w && !w->sync);
+		CHECK_EQ(as.batch_dir, ANTIC_ASYNC);
+		if (mode == 0) {
+			CHECK(as.write_batch_owed);
+			CHECK_EQ(as.batch_expires, 2600 * MS + as.tun.read_batch_expire);
+			CHECK_EQ(as.cnt.write_batches_long, 1);
+		} else {
+			CHECK(!as.write_batch_owed);
+			CHECK_EQ(as.batch_expires, 2600 * MS + as.tun.write_batch_expire);
+			CHECK_EQ(as.cnt.write_batches_long, 0);
+		}
+		/* the reads' 2.6 s were charged to reads, not to writes */
+		if (mode != 2)
+			CHECK(as.served_us[ANTIC_SYNC] > 2000000 &&
+			      as.served_us[ANTIC_ASYNC] == 0);
+	}
+}
+
+/*
+ * Then the read batch after that write batch: reads have still had more
+ * of the disk, so while the writer waits it gets a write batch's length.
+ * A long write batch is not judged by tune_write_batch (its count would
+ * halve for a batch that ran to another budget).
+ */
+static void test_share_read_batch_cut(void)
+{
+	struct as_sched as;
+	struct antic_rq *r2, *w1, *w2;
+	u32 count;
+
+	share_scene(&as, 0, &r2);
+	count = as.write_batch_count;
+	w1 = next(&as, 2600 * MS);
+	w2 = next(&as, 2600 * MS);
+	CHECK(w1 && w2 && !w1->sync && !w2->sync);
+	as_complete(&as, w1, 2700 * MS);
+	as_complete(&as, w2, 2800 * MS);
+	/* more writes: past the count AS would have given, the batch goes on */
+	as_add(&as, mk(900016, false, NULL), 2800 * MS);
+	w1 = next(&as, 2800 * MS);
+	CHECK(w1 && !w1->sync);
+	as_complete(&as, w1, 3200 * MS);
+	as_add(&as, mk(900024, false, NULL), 3200 * MS);	/* writes still wait */
+	/* the long batch ran out at 3.1 s: reads, for a write batch's length */
+	CHECK(next(&as, 3200 * MS) == r2);
+	CHECK(as.read_batch_short);
+	CHECK_EQ(as.cnt.read_batches_short, 1);
+	as_complete(&as, r2, 3210 * MS);
+	CHECK_EQ(as.batch_expires, 3210 * MS + as.tun.write_batch_expire);
+	CHECK_EQ(as.write_batch_count, count);
+}
+
+/* History fades: after ten windows idle, neither direction is owed much. */
+static void test_share_history_decays(void)
+{
+	struct as_sched as;
+	struct antic_rq *r2, *w1, *w2;
+	u64 later;
+
+	share_scene(&as, 0, &r2);
+	w1 = next(&as, 2600 * MS);	/* charges the reads' 2.6 s */
+	w2 = next(&as, 2600 * MS);
+	CHECK(w1 && w2);
+	CHECK(as.served_us[ANTIC_SYNC] > 2000000);
+	/* the writes complete, and nothing happens for ten windows */
+	as_complete(&as, w1, 2700 * MS);
+	as_complete(&as, w2, 2700 * MS);
+	later = 2700 * MS + 10 * as.tun.share_window;
+	CHECK(next(&as, later) == r2);
+	/* the reads' 2.6 s are down by ten windows' decay: below a tenth */
+	CHECK(as.served_us[ANTIC_SYNC] < 260000);
+	/* and the write batch's idle stretch counted one window, no more */
+	CHECK(as.served_us[ANTIC_ASYNC] <= as.tun.share_window / 1000);
+}
+
 static void test_chaos_host(void)
 {
 	static struct antic_rq rqs[64];
@@ -1390,6 +1502,8 @@ static void test_chaos_host(void)
 		} else if (op < 65) {	/* the drive asks for work */
 			for (i = 0; i < 64; i++)
 				n += where[i] == 2;
+			/* a writer sleeps on dirty pages, or not, as the host says */
+			as_dirty_throttled(&as, (x >> 45) % 4 != 0);
 			if (n < depth && as_dispatch(&as, now, &out) == ANTIC_DISPATCH) {
 				bool sync_there = false;
 				int writes = 0;
@@ -1452,6 +1566,7 @@ static void test_chaos_host(void)
 			t.write_bound = (x >> 24) % 4;	/* 0: rule 2 off */
 			t.antic_in_flight = (x >> 26) & 1;
 			t.sync_write_expire = (x >> 27) % 3 * 10 * ANTIC_NSEC_PER_MSEC;
+			t.share_window = (x >> 29) % 3 * 500 * ANTIC_NSEC_PER_MSEC;
 			as_set_tunables(&as, &t);
 		}
 		for (i = 0, n = 0; i < 64; i++)
@@ -1466,6 +1581,9 @@ static void test_chaos_host(void)
 	CHECK_EQ(stalls, 0);
 	CHECK_EQ(over_bound, 0);
 	CHECK(bounded > 100);	/* the bound was put to the test */
+	/* and the share rule acted, both ways */
+	CHECK(as.cnt.write_batches_long > 0);
+	CHECK(as.cnt.read_batches_short > 0);
 }
 
 void suite_core(void)
@@ -1504,4 +1622,7 @@ void suite_core(void)
 	RUN(test_write_k_falls_and_rises);
 	RUN(test_sync_write_bounded_wait);
 	RUN(test_sync_write_waits_when_disk_moves_on);
+	RUN(test_share_writes_owed);
+	RUN(test_share_read_batch_cut);
+	RUN(test_share_history_decays);
 }

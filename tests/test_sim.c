@@ -277,6 +277,7 @@ static void test_tunable_extremes(void)
 		{ "antic_in_flight", { "0", "1", "1" } },
 		{ "write_bound", { "0", "1", "4096" } },
 		{ "sync_write_expire", { "0", "1", "60000" } },
+		{ "share_window", { "0", "1", "600000" } },
 		{ "dl_read_expire", { "0", "1", "3600000" } },
 		{ "dl_write_expire", { "0", "1", "3600000" } },
 		{ "writes_starved", { "0", "1", "1048576" } },
@@ -300,6 +301,8 @@ static void test_tunable_extremes(void)
 		CHECK(strstr(err, "antic_in_flight: want a count 0..1"));
 		CHECK(settings_apply(&st, "write_bound", "4097", err, sizeof(err)) == -1);
 		CHECK(settings_apply(&st, "sync_write_expire", "60001", err, sizeof(err)) == -1);
+		CHECK(settings_apply(&st, "share_window", "600001", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "share_window: want milliseconds 0..600000"));
 		CHECK(settings_apply(&st, "write_bound", "7", err, sizeof(err)) == 0);
 		CHECK_EQ(st.as.write_bound, 7);	/* a count, not ms */
 		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);
