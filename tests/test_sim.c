@@ -166,8 +166,10 @@ static void random_jobfile(uint64_t seed, char *buf, size_t len)
 	int n, i;
 	size_t off;
 
-	off = (size_t)snprintf(buf, len, "[antic-sim]\nseed=%llu\nqueue_depth=%d\n",
-			       (unsigned long long)seed, rnd(&x, 3) == 0 ? 4 : 1);
+	/* every third run in little memory: writers are dirty-throttled */
+	off = (size_t)snprintf(buf, len, "[antic-sim]\nseed=%llu\nqueue_depth=%d\n%s",
+			       (unsigned long long)seed, rnd(&x, 3) == 0 ? 4 : 1,
+			       seed % 3 == 0 ? "mem=24m\n" : "");
 	n = 2 + rnd(&x, 5);
 	for (i = 0; i < n; i++) {
 		int rw = rnd(&x, 6), bs = 4 << rnd(&x, 6), size = 1 + rnd(&x, 16);
@@ -194,7 +196,7 @@ static void check_wait(const char *what, uint64_t wait, uint64_t bound,
 static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
-	uint64_t worst_async = 0, bound_checks = 0;
+	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -232,10 +234,14 @@ static void test_properties_random_workloads(void)
 
 				for (q = 0; q < w.nr_jobs; q++)
 					streams += (uint64_t)w.jobs[q].numjobs * w.jobs[q].iodepth;
+				/* a write batch the share rule owes runs read_batch_expire */
 				bound = w.set.as.read_expire + w.set.as.read_batch_expire +
-					w.set.as.write_batch_expire + streams * 30 * ANTIC_NSEC_PER_MSEC;
+					antic_max64(w.set.as.write_batch_expire,
+						    w.set.as.read_batch_expire) +
+					streams * 30 * ANTIC_NSEC_PER_MSEC;
 
 				check_wait("sync", r.max_sync_wait, bound, seed);
+				long_batches += r.as.write_batches_long;
 				/*
 				 * No write starves: it waits at most write_expire and the
 				 * once-per-write_expire look at its FIFO, one read batch
@@ -258,6 +264,7 @@ static void test_properties_random_workloads(void)
 	}
 	/* the property is not empty: buffered writes were there to starve */
 	CHECK(worst_async > 0);
+	CHECK(long_batches > 0);	/* and the share rule gave writes long batches */
 	CHECK(bound_checks > 0);	/* read batches started beside writes at depth 4 */
 }
 
