@@ -202,6 +202,7 @@ struct as_sched {
 	bool write_batch_owed;
 	bool read_batch_short;
 	bool dirty_throttled;	/* the host's word: a writer waits on writeback */
+	bool drive_queues;	/* 3 or more requests have been at the drive at once */
 
 	struct as_counters cnt;
 };

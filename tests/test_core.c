@@ -1457,6 +1457,55 @@ static void test_share_history_decays(void)
 	CHECK(as.served_us[ANTIC_ASYNC] <= as.tun.share_window / 1000);
 }
 
+/*
+ * A write batch while readers are owed their turn: bounded by its count,
+ * unless a writer is dirty-throttled and the drive has been seen to queue
+ * (3 requests at once), where only its time bounds it. @queues: the
+ * three first writes go to the drive together; @throttled: the host's word.
+ */
+static void test_share_write_batch_by_time(void)
+{
+	int queues, throttled;
+
+	for (queues = 0; queues <= 1; queues++) {
+		for (throttled = 0; throttled <= 1; throttled++) {
+			struct as_sched as;
+			struct antic_rq *w[3], *r, *rq;
+			int i;
+
+			fresh(&as);
+			as_dirty_throttled(&as, throttled);
+			for (i = 0; i < 3; i++) {
+				w[i] = mk(900000 + 8 * (u64)i, false, NULL);
+				as_add(&as, w[i], 0);
+			}
+			for (i = 0; i < 3; i++) {
+				CHECK(next(&as, 0) == w[i]);
+				if (!queues)
+					as_complete(&as, w[i], 1 * MS);
+			}
+			if (queues)
+				for (i = 0; i < 3; i++)
+					as_complete(&as, w[i], 1 * MS);
+			CHECK_EQ(as.drive_queues, queues);
+			r = mk(100, true, NULL);
+			as_add(&as, r, 1 * MS);
+			CHECK(next(&as, 1 * MS) == r);	/* the write queue ran dry */
+			as_complete(&as, r, 2 * MS);
+			as_add(&as, mk(900100, false, NULL), 2 * MS);
+			as_add(&as, mk(900108, false, NULL), 2 * MS);
+			rq = next(&as, 2 * MS);		/* reads ran dry: writes */
+			CHECK(rq && !rq->sync);
+			CHECK(!as.write_batch_owed);	/* no read waits */
+			if (queues && throttled)
+				CHECK(as.current_write_count > 1000000);
+			else
+				CHECK_EQ(as.current_write_count,
+					 as.write_batch_count - 1);
+		}
+	}
+}
+
 static void test_chaos_host(void)
 {
 	static struct antic_rq rqs[64];
@@ -1625,4 +1674,5 @@ void suite_core(void)
 	RUN(test_share_writes_owed);
 	RUN(test_share_read_batch_cut);
 	RUN(test_share_history_decays);
+	RUN(test_share_write_batch_by_time);
 }
