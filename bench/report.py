@@ -554,7 +554,9 @@ def sim_error(s, pred):
 def write_reports(log, cells, simt, morton, prefix):
     sizes = log.sizes
     summ = {k: c.summary(sizes) for k, c in cells.items()}
-    scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)]
+    # a variant built by bench/variant-ko.sh (say asbase) gets a column after the known ones
+    scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)] + \
+        sorted({k[4] for k in cells} - set(SCHEDS))
     workloads = []
     for r in log.res:
         w, load = split_tag(r["tag"])
@@ -778,7 +780,8 @@ def plot_data(plot):
     width = 0.8 / max(len(scheds), 1)
     rows = []
     for label, sched, med, lo, hi, kind in plot:
-        if med > 0:  # the axis is logarithmic
+        # a variant of ours (asbase) is tabulated, not drawn: colours are per known scheduler
+        if med > 0 and sched in scheds:  # the axis is logarithmic
             i = scheds.index(sched)
             x = labels.index(label) + (i - (len(scheds) - 1) / 2) * width
             rows.append((x, med, lo if lo > 0 else med, hi, KINDS.index(kind), i))
