@@ -260,14 +260,15 @@ done
 # host's speed falls on all of them
 modprobe null_blk gb=4 submit_queues=2 hw_queue_depth=256 irqmode=0 || echo "vm: no null_blk"
 COSTREPS=${COSTREPS:-1}
-echo "vm: cost runs of $COSTRUN s, $COSTREPS times, antic_expire ${COST_ANTIC_EXPIRE:-6} ms"
+COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
+echo "vm: cost runs of $COSTRUN s, $COSTREPS times, antic_expire $COST_ANTIC_EXPIRE ms"
 REP=1
 while [ $REP -le $COSTREPS ]; do
 	for SCHED in $SCHEDS; do
 		echo $SCHED > /sys/block/nullb0/queue/scheduler 2>/dev/null || continue
 		# ours, and any variant of ours, with the same antic_expire
 		[ -f /sys/block/nullb0/queue/iosched/antic_expire ] &&
-			echo "${COST_ANTIC_EXPIRE:-6}" > /sys/block/nullb0/queue/iosched/antic_expire
+			echo "$COST_ANTIC_EXPIRE" > /sys/block/nullb0/queue/iosched/antic_expire
 		# reads-batch8: fio reaps 8 and submits 8 to an io_submit. On 6.1
 		# and 7.x (6.12's __submit_bio plugged every bio) a request
 		# submitted alone is dispatched from kblockd under any

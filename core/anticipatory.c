@@ -133,7 +133,7 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->antic_in_flight = 1;
 	t->write_bound = 32;
 	t->sync_write_expire = 20 * ANTIC_NSEC_PER_MSEC;
-	t->share_window = AS_SHARE_WINDOW_DEFAULT;
+	t->share_window = 60000 * ANTIC_NSEC_PER_MSEC;	/* a minute of history */
 	as_fit_device(t, rotational);
 }
 

@@ -16,9 +16,6 @@
 #define AS_CLOSE_START 8192ULL
 #define AS_MAX_THINKTIME (20 * ANTIC_NSEC_PER_MSEC)
 
-/* share_window's default: the minute a streamer's history is remembered */
-#define AS_SHARE_WINDOW_DEFAULT (60000 * ANTIC_NSEC_PER_MSEC)
-
 /* Where K, the write bound, starts before any read has been measured. */
 #define AS_WRITE_K_START 4
 /* A loaded read's mean this much above the base (per 4) lowers K, below raises it. */

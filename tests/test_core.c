@@ -1353,13 +1353,11 @@ static void test_sync_write_waits_when_disk_moves_on(void)
  */
 static void share_scene(struct as_sched *as, int mode, struct antic_rq **r2)
 {
-	struct antic_proc p;
 	struct antic_rq *r1;
 
 	fresh(as);
 	if (mode == 2)
 		as->tun.share_window = 0;
-	antic_proc_init(&p);
 	r1 = mk(1000, true, NULL);
 	as_add(as, r1, 0);
 	CHECK(next(as, 0) == r1);
