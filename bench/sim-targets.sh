@@ -1,7 +1,7 @@
 #!/bin/sh
 # sim-targets.sh - issue 15's simulator table: every example on each disk
 # and depth under the three policies, and anticipatory with each depth-32
-# rule and the share rule switched off (the A/B), printed by
+# rule, the share rule and the newcomer favour switched off (the A/B), printed by
 # bench/sim-targets.py.
 # Usage: bench/sim-targets.sh [OUTDIR]   (DISKS and DEPTHS from the environment;
 # BASE=path/to/another/antic-sim adds its anticipatory, e.g. main's, to compare)
@@ -23,7 +23,8 @@ for d in $DISKS; do
 			"$SIM" --quiet --output-format json --set disk="$d" --set queue_depth="$q" \
 				--output "$base-all.json" "$f"
 			for v in no-inflight:antic_in_flight=0 no-bound:write_bound=0 \
-				no-syncw:sync_write_expire=0 no-share:share_window=0; do
+				no-syncw:sync_write_expire=0 no-share:share_window=0 \
+				no-newcomer:newcomer_expire=0; do
 				"$SIM" --quiet --output-format json --scheduler anticipatory \
 					--set disk="$d" --set queue_depth="$q" --set "${v#*:}" \
 					--output "$base-${v%%:*}.json" "$f"
@@ -31,7 +32,7 @@ for d in $DISKS; do
 			"$SIM" --quiet --output-format json --scheduler anticipatory \
 				--set disk="$d" --set queue_depth="$q" --set antic_in_flight=0 \
 				--set write_bound=0 --set sync_write_expire=0 --set share_window=0 \
-				--output "$base-none.json" "$f"
+				--set newcomer_expire=0 --output "$base-none.json" "$f"
 			if [ -n "$BASE" ]; then
 				"$BASE" --quiet --output-format json --scheduler anticipatory \
 					--set disk="$d" --set queue_depth="$q" --output "$base-base.json" "$f"

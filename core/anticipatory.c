@@ -36,6 +36,9 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	/* 0 turns it off: reads get the long batch whenever writes wait, as in AS */
 	{ "share_window", offsetof(struct as_tunables, share_window),
 	  0, 600000, MS },
+	/* 0 turns it off: the elevator alone orders reads, as in AS */
+	{ "newcomer_expire", offsetof(struct as_tunables, newcomer_expire),
+	  0, 60000, MS },
 };
 #undef MS
 
@@ -57,6 +60,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits ended because the process thinks too long"),
 	AS_CNT("ended_busy", antic_end[AS_END_BUSY],
 	       "waits ended because the process has other requests out"),
+	AS_CNT("ended_newcomer", antic_end[AS_END_NEWCOMER],
+	       "waits ended by a newcomer's read"),
 	/*
 	 * break_reason() never gives timeout or deadline for a wait not yet
 	 * started (an expired FIFO is served before anticipation is
@@ -72,6 +77,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits not started: the process thinks too long"),
 	AS_CNT("declined_busy", antic_declined[AS_END_BUSY],
 	       "waits not started: the process had other requests out"),
+	AS_CNT("declined_newcomer", antic_declined[AS_END_NEWCOMER],
+	       "waits not started: a newcomer's read was queued"),
 	AS_CNT("read_batches", batches[ANTIC_SYNC], "sync (read) batches"),
 	AS_CNT("write_batches", batches[ANTIC_ASYNC], "async (write) batches"),
 	AS_CNT("read_dispatched", dispatched[ANTIC_SYNC],
@@ -103,6 +110,10 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "write batches given read_batch_expire: writes had less of the disk"),
 	AS_CNT("read_batches_short", read_batches_short,
 	       "read batches cut to write_batch_expire: reads had more of the disk"),
+	AS_CNT("newcomer_reads", newcomer_reads,
+	       "newcomers' reads served ahead of the elevator's choice"),
+	AS_CNT("newcomer_bursts", newcomer_bursts,
+	       "bursts of new processes too large to favour"),
 };
 #undef AS_CNT
 
@@ -134,6 +145,7 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->write_bound = 32;
 	t->sync_write_expire = 20 * ANTIC_NSEC_PER_MSEC;
 	t->share_window = 60000 * ANTIC_NSEC_PER_MSEC;	/* a minute of history */
+	t->newcomer_expire = 3000 * ANTIC_NSEC_PER_MSEC;
 	as_fit_device(t, rotational);
 }
 
@@ -255,6 +267,9 @@ static bool close_to_head(const struct as_sched *as,
 	return dist <= seek_mean;
 }
 
+static bool favoured(const struct as_sched *as, const struct antic_proc *p,
+		     u64 now);
+
 /* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
 
 /*
@@ -273,14 +288,18 @@ static bool read_batch_over(const struct as_sched *as, u64 now)
  * no sync request (@rq) could be served instead. With NCQ its read-ahead
  * sits in the drive while the queue is empty; its completion brings P's
  * next request, so giving the disk to writes now would only put them in
- * front of it. Bounded by the read batch, as any wait is.
+ * front of it. Bounded by the read batch, as any wait is. A newcomer
+ * keeps it from other processes' reads too (its read-ahead is what a
+ * person waits for), never from a sync write: a journal commit, say,
+ * may be what the newcomer itself waits on.
  */
 static bool in_flight_keeps(const struct as_sched *as,
 			    const struct antic_proc *p,
 			    const struct antic_rq *rq, u64 now)
 {
 	return as->tun.antic_in_flight && p->nr_in_flight && !p->nr_queued &&
-	       !(rq && rq->sync) && !read_batch_over(as, now);
+	       (!(rq && rq->sync) || (!rq->write && favoured(as, p, now))) &&
+	       !read_batch_over(as, now);
 }
 
 static u32 write_k(const struct as_sched *as)
@@ -398,6 +417,95 @@ static struct antic_rq *overdue_sync_write(const struct as_sched *as,
 	return NULL;
 }
 
+/* ---- the newcomer favour (docs/architecture.md) ---- */
+
+/* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
+static bool burst_large(const struct as_sched *as, u32 id)
+{
+	u32 age = as->burst_id - id;
+
+	/* older than the mask: long past any favour, so no matter */
+	return age >= 64 || ((as->large_bursts >> age) & 1);
+}
+
+/*
+ * Is @p a newcomer: new or back from idle, not one of a large burst?
+ * Times compare in add-form: a host may stamp a request a little before
+ * a completion it did not yet see (the kernel reads the clock before
+ * taking the lock).
+ */
+static bool favoured(const struct as_sched *as, const struct antic_proc *p,
+		     u64 now)
+{
+	return as->tun.newcomer_expire && p->have_first &&
+	       now < p->first_seen + as->tun.newcomer_expire &&
+	       !burst_large(as, p->burst);
+}
+
+/* Burst @id turned large: its members' queued reads lose their turn. */
+static void burst_unfavour(struct as_sched *as, u32 id)
+{
+	struct antic_rq *rq;
+
+	for (rq = as->q[ANTIC_SYNC].fifo_head; rq && as->new_queued;
+	     rq = rq->fifo_next) {
+		if (rq->newcomer && rq->proc && rq->proc->burst == id) {
+			rq->newcomer = false;
+			ANTIC_DEC(as->new_queued);
+		}
+	}
+}
+
+/* @p's read at @now: does @p start afresh, and in which burst? */
+static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
+{
+	if (p->have_first &&
+	    (p->nr_queued || p->nr_in_flight || !p->have_completion ||
+	     now < p->last_completion + AS_NEWCOMER_IDLE))
+		return;
+	p->have_first = true;
+	p->first_seen = now;
+	if (!as->burst_id || now > as->burst_last + AS_BURST_GAP) {
+		/* a small burst's favour is one a later burst may start in */
+		if (as->burst_size < AS_BURST_LARGE)
+			as->favour_ends = antic_max64(as->favour_ends,
+						      as->burst_favour_ends);
+		as->burst_id++;
+		as->large_bursts <<= 1;
+		as->burst_size = 0;
+		/* one that starts inside it is that program's workers */
+		as->burst_inherits = now < as->favour_ends;
+	}
+	as->burst_last = antic_max64(as->burst_last, now);
+	as->burst_favour_ends = now + as->tun.newcomer_expire;
+	p->burst = as->burst_id;
+	if (++as->burst_size == AS_BURST_LARGE && !as->burst_inherits) {
+		as->large_bursts |= 1;
+		burst_unfavour(as, as->burst_id);
+		if (as->tun.newcomer_expire)
+			as->cnt.newcomer_bursts++;
+	}
+}
+
+/*
+ * The oldest read a newcomer queued (new_queued says how many there are):
+ * a walk back from the FIFO's tail, where newcomers' reads are, until
+ * all of them are seen.
+ */
+static struct antic_rq *newcomer_next(const struct as_sched *as)
+{
+	struct antic_rq *rq, *oldest = NULL;
+	u32 left = as->new_queued;
+
+	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
+		if (rq->newcomer) {
+			oldest = rq;
+			left--;
+		}
+	}
+	return oldest;
+}
+
 /*
  * The reason the wait on P should end, or not (-1). @rq is a request that
  * might be served instead, or NULL. Pure apart from cooperation counting.
@@ -414,6 +522,9 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 		return AS_END_TIMEOUT;
 	if (rq && rq->proc == p)
 		return AS_END_OWN;
+	if (rq && rq->newcomer && as->tun.newcomer_expire &&
+	    !favoured(as, p, now))
+		return AS_END_NEWCOMER;
 	others = p->nr_queued + p->nr_in_flight;
 	if (!as->antic_rq_done && others)
 		others--;	/* the request being waited on */
@@ -465,10 +576,16 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	antic_queue_admit(&as->q[dir], rq, as->seq++, now,
 			  dir == ANTIC_SYNC ? as->tun.read_expire :
 					      as->tun.write_expire, (u8)dir);
+	rq->newcomer = false;
 	if (rq->proc) {
 		/* the queue's order does not enter the process's history */
 		if (rq->sync)
 			update_history(as, rq->proc, rq, now);
+		if (rq->sync && !rq->write) {
+			newcomer_note(as, rq->proc, now);
+			rq->newcomer = favoured(as, rq->proc, now);
+			as->new_queued += rq->newcomer;
+		}
 		rq->proc->nr_queued++;
 	}
 	if (dir == ANTIC_ASYNC)
@@ -750,6 +867,8 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
 	int dir = rq->queue;
 
 	antic_queue_del(&as->q[dir], rq);
+	if (rq->newcomer)
+		ANTIC_DEC(as->new_queued);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
@@ -795,7 +914,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 	bool reads = !antic_queue_empty(&as->q[ANTIC_SYNC]);
 	bool writes = !antic_queue_empty(&as->q[ANTIC_ASYNC]);
 	int dir = as->batch_dir;
-	struct antic_rq *rq;
+	struct antic_rq *rq, *ahead = NULL;
 
 	if (as->changed_batch) {
 		if (!drained(as))
@@ -834,6 +953,13 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 				goto dispatch;
 			}
 		}
+		if (dir == ANTIC_SYNC && as->new_queued && as->tun.newcomer_expire &&
+		    rq && !rq->newcomer && !rq->write) {
+			/* a newcomer's read goes before the elevator's read */
+			ahead = newcomer_next(as);
+			if (ahead)
+				rq = ahead;
+		}
 		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
 			if (should_anticipate(as, rq, now))
 				return anticipate(as, now);
@@ -866,6 +992,8 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 	rq = as->q[as->batch_dir].fifo_head;
 	start_batch(as, now);
 dispatch:
+	if (rq == ahead)
+		as->cnt.newcomer_reads++;
 	move_to_dispatch(as, rq, now);
 	*out = rq;
 	return ANTIC_DISPATCH;
@@ -920,8 +1048,8 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	ANTIC_DEC(p->nr_in_flight);
 	p->last_completion = now;
 	p->have_completion = true;
-	if (p == as->antic_proc && rq->sync && !p->nr_in_flight &&
-	    !as->antic_rq_done) {
+	/* P's last request at the drive, of either class, ends WAIT_REQ */
+	if (p == as->antic_proc && !p->nr_in_flight && !as->antic_rq_done) {
 		as->antic_rq_done = true;
 		if (as->antic_state == AS_ANTIC_WAIT_REQ)
 			wait_next(as, now);
@@ -971,6 +1099,8 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 void as_remove(struct as_sched *as, struct antic_rq *rq)
 {
 	antic_queue_del(&as->q[rq->queue], rq);
+	if (rq->newcomer)
+		ANTIC_DEC(as->new_queued);
 	if (rq->proc)
 		ANTIC_DEC(rq->proc->nr_queued);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DONE);
@@ -980,6 +1110,10 @@ void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
 		       struct antic_rq *next)
 {
 	rq->nr_sectors = (u32)(antic_rq_end(next) - rq->sector);
+	if (next->newcomer && !rq->newcomer && rq->queue == ANTIC_SYNC) {
+		rq->newcomer = true;	/* the merged read keeps its turn */
+		as->new_queued++;
+	}
 	if (next->fifo_time < rq->fifo_time && next->queue == rq->queue) {
 		rq->fifo_time = next->fifo_time;
 		antic_queue_fifo_reposition(&as->q[rq->queue], rq);

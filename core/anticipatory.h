@@ -23,6 +23,16 @@
 #define AS_K_FAST_X4 5
 
 /*
+ * The newcomer favour: a process silent this long starts afresh when it
+ * comes back; processes whose first requests come this close together are
+ * one burst, and a burst this large (numjobs, make -j, a pool of workers)
+ * is a load starting, not a program a person waits for.
+ */
+#define AS_NEWCOMER_IDLE (2000 * ANTIC_NSEC_PER_MSEC)
+#define AS_BURST_GAP (100 * ANTIC_NSEC_PER_MSEC)
+#define AS_BURST_LARGE 8
+
+/*
  * Tunables, in ns, or counts where the table says so. Names as the sysfs
  * files (there in ms or plain counts).
  */
@@ -47,6 +57,11 @@ struct as_tunables {
 	 * the direction that had less of the disk gets the long batch.
 	 */
 	u64 share_window;
+	/*
+	 * The newcomer favour (ns, 0 for off): how long after its first
+	 * request a process's reads go first.
+	 */
+	u64 newcomer_expire;
 };
 
 /*
@@ -62,7 +77,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 9
+#define AS_NR_TUNABLES 10
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -83,6 +98,7 @@ enum as_antic_end {
 	AS_END_EXIT,		/* P exited and cooperators are not expected */
 	AS_END_THINK,		/* P's history says it will not come back soon */
 	AS_END_BUSY,		/* P has other requests queued or in flight */
+	AS_END_NEWCOMER,	/* a newcomer sent a read, and P is none */
 	AS_END_NR,
 };
 
@@ -107,6 +123,9 @@ struct as_counters {
 	/* the share rule */
 	u64 write_batches_long;	/* write batches given read_batch_expire */
 	u64 read_batches_short;	/* read batches cut to write_batch_expire */
+	/* the newcomer favour */
+	u64 newcomer_reads;	/* reads served ahead of the elevator's choice */
+	u64 newcomer_bursts;	/* bursts of new processes too large to favour */
 };
 
 /*
@@ -120,7 +139,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 33
+#define AS_NR_COUNTERS 37
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -200,6 +219,20 @@ struct as_sched {
 	bool read_batch_short;
 	bool dirty_throttled;	/* the host's word: a writer waits on writeback */
 	bool drive_queues;	/* 3 or more requests have been at the drive at once */
+
+	/*
+	 * The newcomer favour: reads queued by newcomers; the bursts of
+	 * processes' first reads (the last one's time, the burst's size and
+	 * number, whether it started inside an earlier newcomer's favour,
+	 * and which of the last 64 were large: bit i, burst_id - i); when
+	 * the favour of the last burst's members ends, and of earlier ones'.
+	 */
+	u32 new_queued;
+	u64 burst_last;
+	u32 burst_size, burst_id;
+	bool burst_inherits;
+	u64 large_bursts;
+	u64 burst_favour_ends, favour_ends;
 
 	struct as_counters cnt;
 };

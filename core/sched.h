@@ -32,6 +32,10 @@ struct antic_proc {
 	u32 seek_samples;
 	u64 seek_total;
 	u64 seek_mean;		/* sectors */
+	/* anticipatory's newcomer favour: since when, and its start's burst */
+	bool have_first;
+	u64 first_seen;		/* ns: its first request, or its return from idle */
+	u32 burst;
 };
 
 void antic_proc_init(struct antic_proc *p);
@@ -59,6 +63,7 @@ struct antic_rq {
 	u64 fifo_time;		/* deadline */
 	u64 dispatch_time;
 	bool loaded;		/* dispatched while async writes were at the drive */
+	bool newcomer;		/* its process was a newcomer when it came */
 	struct antic_node node;
 	struct antic_rq *fifo_prev, *fifo_next;
 	u8 queue;		/* which of the policy's queues holds it */

@@ -600,6 +600,7 @@ ASMQ_TUNABLE(antic_in_flight)
 ASMQ_TUNABLE(write_bound)
 ASMQ_TUNABLE(sync_write_expire)
 ASMQ_TUNABLE(share_window)
+ASMQ_TUNABLE(newcomer_expire)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -632,6 +633,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(write_bound),
 	ASMQ_ATTR_RW(sync_write_expire),
 	ASMQ_ATTR_RW(share_window),
+	ASMQ_ATTR_RW(newcomer_expire),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

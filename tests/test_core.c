@@ -1504,6 +1504,306 @@ static void test_share_write_batch_by_time(void)
 	}
 }
 
+/* ---- the newcomer favour ---- */
+
+/*
+ * P reads every 3 ms from 0 until @until, each read done in 1 ms: a short
+ * thinker, busy all along, so by then no newcomer. Returns when it stopped.
+ */
+static u64 grow_old(struct as_sched *as, struct antic_proc *p, u64 sector,
+		    u64 until)
+{
+	struct antic_rq rq;
+	u64 t;
+
+	for (t = 0; t < until; t += 3 * MS) {
+		memset(&rq, 0, sizeof(rq));
+		rq.sector = sector;
+		rq.nr_sectors = 8;
+		rq.sync = true;
+		rq.proc = p;
+		sector += 8;
+		as_add(as, &rq, t);
+		CHECK(next(as, t) == &rq);
+		as_complete(as, &rq, t + 1 * MS);
+		as_handle_expiry(as, t + 2 * MS);
+	}
+	return t;
+}
+
+/* A fresh scheduler, the favour on or off, and two new processes. */
+static void two_procs(struct as_sched *as, struct antic_proc *p,
+		      struct antic_proc *q, int favour)
+{
+	fresh(as);
+	if (!favour)
+		as->tun.newcomer_expire = 0;
+	antic_proc_init(p);
+	antic_proc_init(q);
+}
+
+/*
+ * A new process's far read goes before an old process's near one, and
+ * ends a wait on the old one; off, AS's elevator and wait decide.
+ */
+static void test_newcomer_goes_first(void)
+{
+	int on;
+
+	for (on = 0; on <= 1; on++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *near, *far, *rq;
+		u64 t;
+
+		two_procs(&as, &p, &q, on);
+		t = grow_old(&as, &p, 1000, 3500 * MS);
+		near = mk(1000 + 8 * 1167, true, &p);
+		far = mk(300000000, true, &q);
+		as_add(&as, near, t);
+		as_add(&as, far, t);
+		CHECK(next(&as, t) == (on ? far : near));
+		CHECK_EQ(as.cnt.newcomer_reads, (u64)on);
+
+		/* a wait on old P, and Q's first read comes */
+		two_procs(&as, &p, &q, on);
+		t = grow_old(&as, &p, 1000, 3500 * MS);
+		near = mk(1000 + 8 * 1167, true, &p);
+		as_add(&as, near, t);
+		CHECK(next(&as, t) == near);
+		/* a far sync request of no process: P is waited for */
+		as_add(&as, mk(200000000, true, NULL), t);
+		CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
+		as_complete(&as, near, t + 1 * MS);
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_NEXT);
+		far = mk(300000000, true, &q);
+		as_add(&as, far, t + 2 * MS);
+		CHECK_EQ(as.cnt.antic_end[AS_END_NEWCOMER], (u64)on);
+		CHECK_EQ(as_has_work(&as), on);
+		if (on)
+			CHECK(next(&as, t + 2 * MS) == far);
+	}
+}
+
+/* Favour lasts newcomer_expire from the first read, and comes back after idle. */
+static void test_newcomer_expires(void)
+{
+	struct as_sched as;
+	struct antic_proc p;
+	struct antic_rq *a, *b, *c;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	grow_old(&as, &p, 1000, 2900 * MS);	/* last read at 2.8 s */
+	a = mk(5000, true, &p);
+	as_add(&as, a, 2950 * MS);
+	CHECK(a->newcomer);
+	CHECK(next(&as, 2950 * MS) == a);
+	as_complete(&as, a, 2951 * MS);
+	b = mk(5008, true, &p);
+	as_add(&as, b, 3050 * MS);	/* 3 s after its first read */
+	CHECK(!b->newcomer);
+	CHECK(next(&as, 3050 * MS) == b);
+	as_complete(&as, b, 3051 * MS);
+	/* stamped a little before that completion (another CPU): not afresh */
+	c = mk(5012, true, &p);
+	as_add(&as, c, 3051 * MS - 1000);
+	CHECK(!c->newcomer);
+	CHECK(next(&as, 3051 * MS) == c);
+	as_complete(&as, c, 3051 * MS);
+	c = mk(5016, true, &p);
+	as_add(&as, c, 5100 * MS);	/* silent for over 2 s: afresh */
+	CHECK(c->newcomer);
+	CHECK_EQ(as.new_queued, 1);
+	as_remove(&as, c);	/* merged into another, say */
+	CHECK_EQ(as.new_queued, 0);
+	c = mk(5016, true, &p);
+	as_add(&as, c, 5101 * MS);
+	CHECK(c->newcomer && as.new_queued == 1);
+	CHECK(next(&as, 5101 * MS) == c);
+	CHECK_EQ(as.new_queued, 0);
+}
+
+/*
+ * Processes whose first reads come within 100 ms of each other are one
+ * burst; at 8 (numjobs=8, make -j8) none of them is favoured, unless the
+ * burst starts inside an earlier newcomer's favour (a program's workers).
+ */
+static void test_newcomer_burst(void)
+{
+	int n, lead;
+
+	for (lead = 0; lead <= 1; lead++) {
+		for (n = 7; n <= 8; n++) {
+			struct as_sched as;
+			struct antic_proc p[8], l;
+			struct antic_rq *rq;
+			u64 t0 = lead ? 1000 * MS : 0;
+			int i;
+
+			fresh(&as);
+			antic_proc_init(&l);
+			if (lead) {
+				rq = mk(900000, true, &l);
+				as_add(&as, rq, 0);
+				CHECK(next(&as, 0) == rq);
+				as_complete(&as, rq, 1 * MS);
+			}
+			for (i = 0; i < n; i++) {
+				antic_proc_init(&p[i]);
+				as_add(&as, mk(1000 + 100000 * (u64)i, true, &p[i]),
+				       t0 + (u64)i * 90 * MS);
+			}
+			CHECK_EQ(as.cnt.newcomer_bursts, (u64)(n == 8 && !lead));
+			rq = mk(50, true, &p[0]);
+			as_add(&as, rq, t0 + (u64)n * 90 * MS);
+			CHECK_EQ(rq->newcomer, n < 8 || lead);
+		}
+	}
+}
+
+/*
+ * A newcomer with reads at the drive and none queued keeps the drive from
+ * another process's read (rule 1 keeps it only from writes).
+ */
+static void test_newcomer_keeps_drive(void)
+{
+	int on;
+
+	/* 0: off; 1: on; 2: on, and the other request is a sync write */
+	for (on = 0; on <= 2; on++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *r1, *r2, *other, *rq;
+		u64 t;
+
+		two_procs(&as, &p, &q, on);
+		t = grow_old(&as, &q, 300000000, 3500 * MS);
+		r1 = mk(1000, true, &p);
+		r2 = mk(1008, true, &p);	/* read-ahead: two at the drive */
+		as_add(&as, r1, t);
+		as_add(&as, r2, t);
+		if (!on) {
+			/* AS waits for Q first, its last read just done */
+			CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
+			t += 7 * MS;
+			as_handle_expiry(&as, t);
+		}
+		CHECK(next(&as, t) == r1);
+		CHECK(next(&as, t) == r2);
+		other = mk(300000000 + 8 * 1167, true, &q);
+		other->write = on == 2;	/* a journal commit, say */
+		as_add(&as, other, t + 1 * MS);
+		if (on == 1) {
+			CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+			CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_REQ);
+			as_complete(&as, r1, t + 5 * MS);
+			CHECK(as_dispatch(&as, t + 5 * MS, &rq) == ANTIC_IDLE);
+		} else {
+			CHECK(next(&as, t + 1 * MS) == other);
+			CHECK_EQ(as.cnt.antic_declined[AS_END_BUSY], 1);
+		}
+	}
+}
+
+/*
+ * The review's cases: a burst turning large takes back its members'
+ * queued reads; two large bursts close together are both remembered; a
+ * newcomer's sync write is no read; off, queued newcomer reads lose
+ * their turn; a merge keeps it.
+ */
+static void test_newcomer_edges(void)
+{
+	struct as_sched as;
+	struct antic_proc p[17], w;
+	struct antic_rq *r[17], *sw, *rq;
+	int i;
+
+	fresh(&as);
+	for (i = 0; i < 16; i++) {
+		antic_proc_init(&p[i]);
+		r[i] = mk(1000 + 100000 * (u64)i, true, &p[i]);
+		/* two bursts of 8, 500 ms apart */
+		as_add(&as, r[i], (u64)(i / 8) * 500 * MS + (u64)(i % 8) * MS);
+		if (i % 8 < 7)
+			CHECK(r[i]->newcomer);
+	}
+	CHECK_EQ(as.cnt.newcomer_bursts, 2);
+	for (i = 0; i < 16; i++)
+		CHECK(!r[i]->newcomer);
+	CHECK_EQ(as.new_queued, 0);
+	/* both remembered: a member of the first reads again, no favour */
+	rq = mk(50, true, &p[0]);
+	as_add(&as, rq, 600 * MS);
+	CHECK(!rq->newcomer);
+
+	/* a newcomer's sync write is not a read; a merge keeps the turn */
+	fresh(&as);
+	antic_proc_init(&w);
+	sw = mk(5000, true, &w);
+	sw->write = true;
+	as_add(&as, sw, 0);
+	CHECK(!sw->newcomer && as.new_queued == 0);
+	r[0] = mk(9000, true, NULL);	/* no process: never a newcomer */
+	r[1] = mk(9008, true, &w);
+	as_add(&as, r[0], 1 * MS);
+	as_add(&as, r[1], 1 * MS);
+	CHECK(!r[0]->newcomer && r[1]->newcomer && as.new_queued == 1);
+	as_merge_requests(&as, r[0], r[1]);	/* r[1] merged into r[0] */
+	CHECK(r[0]->newcomer && as.new_queued == 1);
+
+	/* switched off while a newcomer's read waits: the elevator decides */
+	as.tun.newcomer_expire = 0;
+	CHECK(next(&as, 2 * MS) == sw);
+	CHECK_EQ(as.cnt.newcomer_reads, 0);
+}
+
+/*
+ * Newcomer P's read and P's buffered write at the drive (the write left
+ * from the write batch: rule 2 lets reads start beside K writes), Q's
+ * read queued: the wait on P's read ends its WAIT_REQ when P's last
+ * request completes, whichever class. Before, only a sync completion
+ * could: the write done last left Q's read queued, nothing at the
+ * drive and no timer (the review found it).
+ */
+static void test_wait_req_ends_on_any_completion(void)
+{
+	int favour;
+
+	for (favour = 0; favour <= 1; favour++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *rd, *wr, *other, *rq;
+
+		two_procs(&as, &p, &q, favour);
+		wr = mk(500000, false, &p);
+		rd = mk(1000, true, &p);
+		other = mk(300000000, true, &q);
+		as_add(&as, wr, 0);
+		as_add(&as, rd, 0);
+		CHECK(next(&as, 1) == wr);	/* the first batch is over: writes */
+		/* past the write batch's time, reads start beside it (K 4) */
+		CHECK(next(&as, 200 * MS) == rd);
+		as_add(&as, other, 201 * MS);
+		if (!favour) {
+			/* AS's rule: P is busy, Q's read goes */
+			CHECK(next(&as, 201 * MS) == other);
+			continue;
+		}
+		/* a newcomer's read-ahead keeps the drive from Q's read */
+		CHECK(as_dispatch(&as, 201 * MS, &rq) == ANTIC_IDLE);
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_REQ);
+		as_complete(&as, rd, 202 * MS);
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_REQ);	/* P's write is out */
+		as_complete(&as, wr, 203 * MS);
+		/* not stalled: the wait is on P's next request, with a timer */
+		CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_NEXT);
+		CHECK_EQ(as_get_expiry(&as), 203 * MS + as.tun.antic_expire);
+		as_handle_expiry(&as, 210 * MS);
+		CHECK(next(&as, 210 * MS) == other);
+	}
+}
+
 static void test_chaos_host(void)
 {
 	static struct antic_rq rqs[64];
@@ -1512,7 +1812,7 @@ static void test_chaos_host(void)
 	u64 x = 88172645463325252ULL, now = 0;
 	struct as_tunables t;
 	struct as_sched as;
-	int step, i, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
+	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -1614,11 +1914,14 @@ static void test_chaos_host(void)
 			t.antic_in_flight = (x >> 26) & 1;
 			t.sync_write_expire = (x >> 27) % 3 * 10 * ANTIC_NSEC_PER_MSEC;
 			t.share_window = (x >> 29) % 3 * 500 * ANTIC_NSEC_PER_MSEC;
+			t.newcomer_expire = (x >> 31) % 3 * 1000 * ANTIC_NSEC_PER_MSEC;
 			as_set_tunables(&as, &t);
 		}
-		for (i = 0, n = 0; i < 64; i++)
+		for (i = 0, n = 0, nq = 0; i < 64; i++) {
 			n += where[i] == 2;
-		if ((int)as.nr_dispatched != n)
+			nq += where[i] == 1 && rqs[i].newcomer;
+		}
+		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq)
 			bad_count++;
 		if (as_queued(&as) && !n && !as_has_work(&as) &&
 		    !as_get_expiry(&as))
@@ -1631,6 +1934,8 @@ static void test_chaos_host(void)
 	/* and the share rule acted, both ways */
 	CHECK(as.cnt.write_batches_long > 0);
 	CHECK(as.cnt.read_batches_short > 0);
+	/* and newcomers went first */
+	CHECK(as.cnt.newcomer_reads > 0);
 }
 
 void suite_core(void)
@@ -1673,4 +1978,10 @@ void suite_core(void)
 	RUN(test_share_read_batch_cut);
 	RUN(test_share_history_decays);
 	RUN(test_share_write_batch_by_time);
+	RUN(test_newcomer_goes_first);
+	RUN(test_newcomer_expires);
+	RUN(test_newcomer_burst);
+	RUN(test_newcomer_keeps_drive);
+	RUN(test_newcomer_edges);
+	RUN(test_wait_req_ends_on_any_completion);
 }

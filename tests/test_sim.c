@@ -196,7 +196,7 @@ static void check_wait(const char *what, uint64_t wait, uint64_t bound,
 static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
-	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0;
+	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0, ahead = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -242,6 +242,7 @@ static void test_properties_random_workloads(void)
 
 				check_wait("sync", r.max_sync_wait, bound, seed);
 				long_batches += r.as.write_batches_long;
+				ahead += r.as.newcomer_reads;
 				/*
 				 * No write starves: it waits at most write_expire and the
 				 * once-per-write_expire look at its FIFO, one read batch
@@ -265,6 +266,7 @@ static void test_properties_random_workloads(void)
 	/* the property is not empty: buffered writes were there to starve */
 	CHECK(worst_async > 0);
 	CHECK(long_batches > 0);	/* and the share rule gave writes long batches */
+	CHECK(ahead > 0);	/* and newcomers' reads went first */
 	CHECK(bound_checks > 0);	/* read batches started beside writes at depth 4 */
 }
 
@@ -285,6 +287,7 @@ static void test_tunable_extremes(void)
 		{ "write_bound", { "0", "1", "4096" } },
 		{ "sync_write_expire", { "0", "1", "60000" } },
 		{ "share_window", { "0", "1", "600000" } },
+		{ "newcomer_expire", { "0", "1", "60000" } },
 		{ "dl_read_expire", { "0", "1", "3600000" } },
 		{ "dl_write_expire", { "0", "1", "3600000" } },
 		{ "writes_starved", { "0", "1", "1048576" } },
@@ -310,6 +313,8 @@ static void test_tunable_extremes(void)
 		CHECK(settings_apply(&st, "sync_write_expire", "60001", err, sizeof(err)) == -1);
 		CHECK(settings_apply(&st, "share_window", "600001", err, sizeof(err)) == -1);
 		CHECK(strstr(err, "share_window: want milliseconds 0..600000"));
+		CHECK(settings_apply(&st, "newcomer_expire", "60001", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "newcomer_expire: want milliseconds 0..60000"));
 		CHECK(settings_apply(&st, "write_bound", "7", err, sizeof(err)) == 0);
 		CHECK_EQ(st.as.write_bound, 7);	/* a count, not ms */
 		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);

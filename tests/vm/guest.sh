@@ -30,7 +30,7 @@ run() {
 D=vda
 Q=/sys/block/$D/queue
 T=$Q/iosched
-TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window"
+TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window newcomer_expire"
 
 t_load() {
 	modprobe anticipatory || return 1
@@ -52,7 +52,7 @@ t_defaults() {
 		[ "$(cat $T/read_batch_expire)" = 500 ] && [ "$(cat $T/write_batch_expire)" = 125 ] &&
 		[ "$(cat $T/antic_in_flight)" = 1 ] && [ "$(cat $T/write_bound)" = 32 ] &&
 		[ "$(cat $T/sync_write_expire)" = 20 ] && [ "$(cat $T/share_window)" = 60000 ] &&
-		grep -q "exit probability" $T/est_time
+		[ "$(cat $T/newcomer_expire)" = 3000 ] && grep -q "exit probability" $T/est_time
 }
 
 # more than a sysfs page of digits
@@ -155,6 +155,7 @@ t_tunables_under_load() {
 	wait $LOADPID || { cat /tmp/load.out; return 1; }
 	echo 6 > $T/antic_expire; echo 125 > $T/read_expire; echo 250 > $T/write_expire
 	echo 500 > $T/read_batch_expire; echo 125 > $T/write_batch_expire; echo 60000 > $T/share_window
+	echo 3000 > $T/newcomer_expire
 }
 
 t_nr_requests() {
@@ -443,7 +444,7 @@ t_stress() {
 				echo $s > $Q/scheduler 2>/dev/null && n=$((n + 1))
 				for k in 1 2 3; do
 					set -- $TUNABLES
-					shift $((RANDOM % 6))
+					shift $((RANDOM % 7))
 					case $((RANDOM % 4)) in
 					0) v=$((RANDOM % 3)) ;;
 					1) v=$((RANDOM % 1000 + 1)) ;;
@@ -493,8 +494,10 @@ t_rules_depth32() {
 	echo 4097 > $t/write_bound 2>/dev/null && { echo "write_bound took 4097"; return 1; }
 	echo 60001 > $t/sync_write_expire 2>/dev/null && { echo "sync_write_expire took 60001"; return 1; }
 	echo 600001 > $t/share_window 2>/dev/null && { echo "share_window took 600001"; return 1; }
+	echo 60001 > $t/newcomer_expire 2>/dev/null && { echo "newcomer_expire took 60001"; return 1; }
 	[ "$(cat $t/antic_in_flight)" = 1 ] && [ "$(cat $t/write_bound)" = 32 ] &&
-		[ "$(cat $t/sync_write_expire)" = 20 ] && [ "$(cat $t/share_window)" = 60000 ] ||
+		[ "$(cat $t/sync_write_expire)" = 20 ] && [ "$(cat $t/share_window)" = 60000 ] &&
+		[ "$(cat $t/newcomer_expire)" = 3000 ] ||
 		{ echo "a refused value changed a rule"; return 1; }
 	for wb in 1 32 0; do
 		echo $wb > $t/write_bound || return 1
@@ -506,10 +509,11 @@ t_rules_depth32() {
 			{ kill $w; wait $w; return 1; }
 		wait $w || return 1
 	done
-	echo 0 > $t/antic_in_flight && echo 0 > $t/sync_write_expire && echo 0 > $t/share_window || return 1
+	echo 0 > $t/antic_in_flight && echo 0 > $t/sync_write_expire && echo 0 > $t/share_window &&
+		echo 0 > $t/newcomer_expire || return 1
 	t_fio_verify_small /dev/$d || return 1
 	echo 1 > $t/antic_in_flight && echo 32 > $t/write_bound && echo 20 > $t/sync_write_expire &&
-		echo 60000 > $t/share_window || return 1
+		echo 60000 > $t/share_window && echo 3000 > $t/newcomer_expire || return 1
 	[ -f $c ] || return 0	# no debugfs in this kernel
 	tr '\n' ' ' < $c; echo
 	awk '{ v[$1] = $2 }
