@@ -267,8 +267,94 @@ static bool close_to_head(const struct as_sched *as,
 	return dist <= seek_mean;
 }
 
+/* ---- the newcomer favour (docs/architecture.md) ---- */
+
+/* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
+static bool burst_large(const struct as_sched *as, u32 id)
+{
+	u32 age = as->burst_id - id;
+
+	/* older than the mask: long past any favour, so no matter */
+	return age >= 64 || ((as->large_bursts >> age) & 1);
+}
+
+/*
+ * Is @p a newcomer: new or back from idle, not one of a large burst?
+ * Times compare in add-form: a host may stamp a request a little before
+ * a completion it did not yet see (the kernel reads the clock before
+ * taking the lock).
+ */
 static bool favoured(const struct as_sched *as, const struct antic_proc *p,
-		     u64 now);
+		     u64 now)
+{
+	return as->tun.newcomer_expire && p->have_first &&
+	       now < p->first_seen + as->tun.newcomer_expire &&
+	       !burst_large(as, p->burst);
+}
+
+/* Burst @id turned large: its members' queued reads lose their turn. */
+static void burst_unfavour(struct as_sched *as, u32 id)
+{
+	struct antic_rq *rq;
+
+	for (rq = as->q[ANTIC_SYNC].fifo_head; rq && as->new_queued;
+	     rq = rq->fifo_next) {
+		if (rq->newcomer && rq->proc && rq->proc->burst == id) {
+			rq->newcomer = false;
+			ANTIC_DEC(as->new_queued);
+		}
+	}
+}
+
+/* @p's read at @now: does @p start afresh, and in which burst? */
+static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
+{
+	if (p->have_first &&
+	    (p->nr_queued || p->nr_in_flight || !p->have_completion ||
+	     now < p->last_completion + AS_NEWCOMER_IDLE))
+		return;
+	p->have_first = true;
+	p->first_seen = now;
+	if (!as->burst_id || now > as->burst_last + AS_BURST_GAP) {
+		/* a small burst's favour is one a later burst may start in */
+		if (as->burst_size < AS_BURST_LARGE)
+			as->favour_ends = antic_max64(as->favour_ends,
+						      as->burst_favour_ends);
+		as->burst_id++;
+		as->large_bursts <<= 1;
+		as->burst_size = 0;
+		/* one that starts inside it is that program's workers */
+		as->burst_inherits = now < as->favour_ends;
+	}
+	as->burst_last = antic_max64(as->burst_last, now);
+	as->burst_favour_ends = now + as->tun.newcomer_expire;
+	p->burst = as->burst_id;
+	if (++as->burst_size == AS_BURST_LARGE && !as->burst_inherits) {
+		as->large_bursts |= 1;
+		burst_unfavour(as, as->burst_id);
+		if (as->tun.newcomer_expire)
+			as->cnt.newcomer_bursts++;
+	}
+}
+
+/*
+ * The oldest read a newcomer queued (new_queued says how many there are):
+ * a walk back from the FIFO's tail, where newcomers' reads are, until
+ * all of them are seen.
+ */
+static struct antic_rq *newcomer_next(const struct as_sched *as)
+{
+	struct antic_rq *rq, *oldest = NULL;
+	u32 left = as->new_queued;
+
+	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
+		if (rq->newcomer) {
+			oldest = rq;
+			left--;
+		}
+	}
+	return oldest;
+}
 
 /* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
 
@@ -415,95 +501,6 @@ static struct antic_rq *overdue_sync_write(const struct as_sched *as,
 			return rq;
 	}
 	return NULL;
-}
-
-/* ---- the newcomer favour (docs/architecture.md) ---- */
-
-/* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
-static bool burst_large(const struct as_sched *as, u32 id)
-{
-	u32 age = as->burst_id - id;
-
-	/* older than the mask: long past any favour, so no matter */
-	return age >= 64 || ((as->large_bursts >> age) & 1);
-}
-
-/*
- * Is @p a newcomer: new or back from idle, not one of a large burst?
- * Times compare in add-form: a host may stamp a request a little before
- * a completion it did not yet see (the kernel reads the clock before
- * taking the lock).
- */
-static bool favoured(const struct as_sched *as, const struct antic_proc *p,
-		     u64 now)
-{
-	return as->tun.newcomer_expire && p->have_first &&
-	       now < p->first_seen + as->tun.newcomer_expire &&
-	       !burst_large(as, p->burst);
-}
-
-/* Burst @id turned large: its members' queued reads lose their turn. */
-static void burst_unfavour(struct as_sched *as, u32 id)
-{
-	struct antic_rq *rq;
-
-	for (rq = as->q[ANTIC_SYNC].fifo_head; rq && as->new_queued;
-	     rq = rq->fifo_next) {
-		if (rq->newcomer && rq->proc && rq->proc->burst == id) {
-			rq->newcomer = false;
-			ANTIC_DEC(as->new_queued);
-		}
-	}
-}
-
-/* @p's read at @now: does @p start afresh, and in which burst? */
-static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
-{
-	if (p->have_first &&
-	    (p->nr_queued || p->nr_in_flight || !p->have_completion ||
-	     now < p->last_completion + AS_NEWCOMER_IDLE))
-		return;
-	p->have_first = true;
-	p->first_seen = now;
-	if (!as->burst_id || now > as->burst_last + AS_BURST_GAP) {
-		/* a small burst's favour is one a later burst may start in */
-		if (as->burst_size < AS_BURST_LARGE)
-			as->favour_ends = antic_max64(as->favour_ends,
-						      as->burst_favour_ends);
-		as->burst_id++;
-		as->large_bursts <<= 1;
-		as->burst_size = 0;
-		/* one that starts inside it is that program's workers */
-		as->burst_inherits = now < as->favour_ends;
-	}
-	as->burst_last = antic_max64(as->burst_last, now);
-	as->burst_favour_ends = now + as->tun.newcomer_expire;
-	p->burst = as->burst_id;
-	if (++as->burst_size == AS_BURST_LARGE && !as->burst_inherits) {
-		as->large_bursts |= 1;
-		burst_unfavour(as, as->burst_id);
-		if (as->tun.newcomer_expire)
-			as->cnt.newcomer_bursts++;
-	}
-}
-
-/*
- * The oldest read a newcomer queued (new_queued says how many there are):
- * a walk back from the FIFO's tail, where newcomers' reads are, until
- * all of them are seen.
- */
-static struct antic_rq *newcomer_next(const struct as_sched *as)
-{
-	struct antic_rq *rq, *oldest = NULL;
-	u32 left = as->new_queued;
-
-	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
-		if (rq->newcomer) {
-			oldest = rq;
-			left--;
-		}
-	}
-	return oldest;
 }
 
 /*

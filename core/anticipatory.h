@@ -24,7 +24,7 @@
 
 /*
  * The newcomer favour: a process silent this long starts afresh when it
- * comes back; processes whose first requests come this close together are
+ * comes back; processes whose first reads come this close together are
  * one burst, and a burst this large (numjobs, make -j, a pool of workers)
  * is a load starting, not a program a person waits for.
  */
@@ -59,7 +59,7 @@ struct as_tunables {
 	u64 share_window;
 	/*
 	 * The newcomer favour (ns, 0 for off): how long after its first
-	 * request a process's reads go first.
+	 * read a process's reads go first.
 	 */
 	u64 newcomer_expire;
 };

@@ -23,6 +23,7 @@ struct antic_proc {
 	bool exited;
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
+	bool have_first;	/* first_seen is meaningful */
 	u64 last_completion;	/* ns: when its last request completed */
 	u64 last_pos;		/* sector after the end of its last sync request */
 	/* fixed point, 1.0 == 256, decayed by 7/8 per sample */
@@ -33,8 +34,7 @@ struct antic_proc {
 	u64 seek_total;
 	u64 seek_mean;		/* sectors */
 	/* anticipatory's newcomer favour: since when, and its start's burst */
-	bool have_first;
-	u64 first_seen;		/* ns: its first request, or its return from idle */
+	u64 first_seen;		/* ns: its first read, or its first back from idle */
 	u32 burst;
 };
 
