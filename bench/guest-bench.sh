@@ -11,7 +11,7 @@
 # bench/vmbench.sh) reads them by key.
 . /lib/guest-init.sh
 . /bench/params
-echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g"
+echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=\"$AS_SET\"}"
 WARMUP=$WARM
 export WARM=0 RANDRT=$((CAP / 2))	# the job files' variables: this shell sleeps the warm-up
 J=/bench/jobs
@@ -84,7 +84,7 @@ setup_disk() {
 		fio --name=bgw --filename=/mnt/bgw --rw=write --bs=1m --size=160m > /dev/null || return 1
 	fi
 	sync
-	echo "vm: disk ready, $(hs mem_pages) data pages, nr_requests $(cat /sys/block/$D/queue/nr_requests)"
+	echo "vm: disk ready, $(hs mem_pages) data pages, nr_requests $(cat /sys/block/$D/queue/nr_requests), read_ahead_kb $(cat /sys/block/$D/queue/read_ahead_kb), max_sectors_kb $(cat /sys/block/$D/queue/max_sectors_kb)"
 }
 
 teardown_disk() {
@@ -107,6 +107,13 @@ bg_stop() {
 }
 
 # measure: run the measured fio (capped at CAP seconds) and print results
+# anticipatory's debugfs counters over the run (from /tmp/ctr0): the
+# decisions behind a figure; write_k* are gauges, shown as they stand
+asctr() {
+	[ $SCHED = anticipatory ] && [ -f $ctr ] || return 0
+	echo "ASCTR $DEPTH $1 $REP $(awk 'NR == FNR { a[$1] = $2; next }
+		{ printf "%s=%.0f ", $1, $1 ~ /^write_k/ ? $2 : $2 - a[$1] }' /tmp/ctr0 $ctr)"
+}
 measure() {
 	tag=$1
 	shift
@@ -134,9 +141,7 @@ measure() {
 	i1=$(idle); c1=$(total)
 	s1=$(hs seeks); b1=$(hs busy_ns); q1=$(hs requests); x1=$(hs sectors)
 	bg_stop
-	if [ $SCHED = anticipatory ] && [ -f $ctr ]; then
-		echo "ASCTR $DEPTH $tag $REP $(cat $ctr | awk 'NR == FNR { a[$1] = $2; next } { printf "%s=%d ", $1, $2 - a[$1] }' /tmp/ctr0 -)"
-	fi
+	asctr "$tag"
 	el=$((t1 - t0))
 	cens=0
 	[ $el -ge $((cap * 1000 - 500)) ] && cens=1
@@ -186,16 +191,30 @@ startup() {
 	name=$1 ld=$2 tag=startup-$1@$2
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+	# counted from before the load starts: its burst is in newcomer_bursts
+	ctr=/sys/kernel/debug/block/$D/sched/counters
+	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
 	[ "$ld" = none ] || { bg load $J/startup-$ld.fio; sleep "$WARMUP"; }
 	s0=$(hs seeks); q0=$(hs requests); x0=$(hs sectors)
 	i0=$(idle); c0=$(total)
 	t0=$(now_ms)
+	# DIAG=1: the scheduler's state every 50 ms while the program starts
+	dpid=
+	if [ "${DIAG:-0}" = 1 ] && [ $SCHED = anticipatory ] && [ -f $ctr ]; then
+		while :; do
+			echo "DIAG $tag $REP $(now_ms) $(grep -E '^(queued|in_flight_sync|newcomer_plugs|newcomer_reads|waits|read_dispatched) ' $ctr | tr '\n' ' ') tags $(grep -h busy /sys/kernel/debug/block/$D/hctx0/sched_tags 2>/dev/null | tr -d ' \n')"
+			sleep 0.05
+		done > /tmp/diag.out 2>&1 &
+		dpid=$!
+	fi
 	timeout -s INT "$CAPS" replay-startup --time-scale "$TSCALE" --offset "$SUOFF" \
 		$RAW /bench/startup/$name.blkparse > /tmp/s.out 2> /tmp/s.err
 	rc=$?
 	t1=$(now_ms)
 	i1=$(idle); c1=$(total)
 	s1=$(hs seeks); q1=$(hs requests); x1=$(hs sectors)
+	asctr "$tag"
+	[ -z "$dpid" ] || { kill $dpid; wait $dpid 2>/dev/null; cat /tmp/diag.out; }
 	bg_stop
 	el=$((t1 - t0)) cens=0
 	# stopped at the cap: no figures of its own, only the bound (a replayer
@@ -245,6 +264,12 @@ for disk in $DISKS; do
 				{ echo "vm: no scheduler $SCHED"; continue; }
 			[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
 				echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
+			if [ $SCHED = anticipatory ]; then
+				for kv in ${AS_SET:-}; do
+					echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
+						echo "vm: AS_SET $kv refused"
+				done
+			fi
 			echo "vm: $PRESET depth $DEPTH rep $REP $SCHED"
 			suite
 			[ "$STARTUP_HERE" = 1 ] && startup_suite

@@ -14,7 +14,8 @@ import sys
 import tempfile
 
 # A/B variants: the run's name -> what bench/sim-targets.sh passed to --set
-VARIANTS = ["all", "no-inflight", "no-bound", "no-syncw", "no-share", "no-newcomer", "none"]
+VARIANTS = ["all", "no-inflight", "no-bound", "no-syncw", "no-share", "no-newcomer", "no-plug",
+            "none"]
 # and "base": another binary's anticipatory (BASE=), e.g. main's
 ALL_RUNS = VARIANTS + ["base"]
 

@@ -24,7 +24,7 @@ for d in $DISKS; do
 				--output "$base-all.json" "$f"
 			for v in no-inflight:antic_in_flight=0 no-bound:write_bound=0 \
 				no-syncw:sync_write_expire=0 no-share:share_window=0 \
-				no-newcomer:newcomer_expire=0; do
+				no-newcomer:newcomer_expire=0 no-plug:newcomer_plug=0; do
 				"$SIM" --quiet --output-format json --scheduler anticipatory \
 					--set disk="$d" --set queue_depth="$q" --set "${v#*:}" \
 					--output "$base-${v%%:*}.json" "$f"

@@ -33,6 +33,10 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # DISKS, CAP, CAPC, CAPS, REPS, WORKLOADS, STARTUPS, LOADS, SCHEDS, WARM,
 # TSCALE override the choices (WORKLOADS=all: the whole suite); TAG=-x
 # names the results vmbench-KVER-x.*;
+# AS_SET="name=value ..." writes anticipatory's sysfs tunables before each
+# of its runs (an A/B of one rule, say AS_SET=newcomer_plug=0);
+# DIAG=1 samples anticipatory's debugfs state every 50 ms of each start-up
+# (DIAG lines in the log);
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
 # antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own
@@ -100,6 +104,8 @@ WORKLOADS="$WORKLOADS"
 STARTUPS="$STARTUPS"
 LOADS="$LOADS"
 ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
+AS_SET="${AS_SET:-}"
+DIAG=${DIAG:-0}
 COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
 RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}
 P

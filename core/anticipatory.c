@@ -39,6 +39,9 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	/* 0 turns it off: the elevator alone orders reads, as in AS */
 	{ "newcomer_expire", offsetof(struct as_tunables, newcomer_expire),
 	  0, 60000, MS },
+	/* a count of requests; 0 turns it off */
+	{ "newcomer_plug", offsetof(struct as_tunables, newcomer_plug),
+	  0, 4096, 1 },
 };
 #undef MS
 
@@ -114,6 +117,10 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "newcomers' reads served ahead of the elevator's choice"),
 	AS_CNT("newcomer_bursts", newcomer_bursts,
 	       "bursts of new processes too large to favour"),
+	AS_CNT("newcomer_plugs", newcomer_plugs,
+	       "dispatches held while a newcomer is active"),
+	AS_CNT("newcomer_tags", newcomer_tags,
+	       "reads of no newcomer given part of the tags for one"),
 };
 #undef AS_CNT
 
@@ -146,6 +153,7 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->sync_write_expire = 20 * ANTIC_NSEC_PER_MSEC;
 	t->share_window = 60000 * ANTIC_NSEC_PER_MSEC;	/* a minute of history */
 	t->newcomer_expire = 3000 * ANTIC_NSEC_PER_MSEC;
+	t->newcomer_plug = 2;
 	as_fit_device(t, rotational);
 }
 
@@ -354,6 +362,49 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 		}
 	}
 	return oldest;
+}
+
+/*
+ * The newcomer plug: @rq, a read of a process no newcomer, waits while
+ * the newcomer that queued a read last is active
+ * (reads queued or at the drive, or one completed within
+ * AS_MAX_THINKTIME, beyond which it would not be waited on either) and
+ * the drive already holds newcomer_plug reads of others. At depth 32 the
+ * drive's slots fill with streamers' read-ahead, and the newcomer's next
+ * read, though it goes first here, then waits behind all of them at the
+ * drive. Holding needs no timer: the reads at the drive complete, and
+ * each completion reruns dispatch.
+ */
+static bool newcomer_plugs(const struct as_sched *as,
+			   const struct antic_rq *rq, u64 now)
+{
+	const struct antic_proc *np = as->newcomer;
+	u32 others;
+
+	/* as a kept write batch, only where reads are anticipated (a disk) */
+	if (!as->tun.newcomer_plug || !as->tun.antic_expire || !np || !rq ||
+	    rq->write || rq->newcomer || !favoured(as, np, now))
+		return false;
+	if (!np->nr_queued && !np->nr_in_flight &&
+	    (!np->have_completion ||
+	     now >= np->last_completion + AS_MAX_THINKTIME))
+		return false;
+	others = as->in_flight[ANTIC_SYNC] -
+		 antic_min64(np->nr_in_flight, as->in_flight[ANTIC_SYNC]);
+	return others >= as->tun.newcomer_plug;
+}
+
+bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
+			     u64 now)
+{
+	const struct antic_proc *np = as->newcomer;
+
+	/* a process yet to read is as new as any: its first read is not held */
+	if (!as->tun.newcomer_plug || !as->tun.antic_expire || !np || !p ||
+	    !p->have_first || favoured(as, p, now) || !favoured(as, np, now))
+		return false;
+	as->cnt.newcomer_tags++;
+	return true;
 }
 
 /* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
@@ -582,11 +633,17 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 			newcomer_note(as, rq->proc, now);
 			rq->newcomer = favoured(as, rq->proc, now);
 			as->new_queued += rq->newcomer;
+			if (rq->newcomer) {
+				as->newcomer = rq->proc;
+				as->newcomer_until = rq->proc->first_seen +
+						     as->tun.newcomer_expire;
+			}
 		}
 		rq->proc->nr_queued++;
 	}
 	if (dir == ANTIC_ASYNC)
 		as->holding = false;	/* a kept write batch has one to send */
+	as->plugged = false;
 	if (waiting(as)) {
 		int reason = break_reason(as, rq, now);
 
@@ -961,6 +1018,12 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 			if (should_anticipate(as, rq, now))
 				return anticipate(as, now);
 		}
+		if (dir == ANTIC_SYNC && newcomer_plugs(as, rq, now)) {
+			if (!as->plugged)
+				as->cnt.newcomer_plugs++;
+			as->plugged = true;
+			return ANTIC_IDLE;
+		}
 		if (rq) {
 			if (check_fifo(as, dir, now))
 				rq = as->q[dir].fifo_head;
@@ -1027,6 +1090,7 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	 */
 	if (!as->in_flight[ANTIC_ASYNC] || now > as->batch_expires)
 		as->holding = false;
+	as->plugged = false;
 	if (rq->queue == ANTIC_SYNC) {
 		as->last_sync_done = now;
 		as->have_sync_done = true;
@@ -1058,6 +1122,7 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 	ANTIC_DEC(as->nr_dispatched);
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	as->holding = false;
+	as->plugged = false;
 	if (rq->proc)
 		ANTIC_DEC(rq->proc->nr_in_flight);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
@@ -1073,6 +1138,10 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 {
 	p->exited = true;
+	if (as->newcomer == p) {
+		as->newcomer = NULL;	/* the host frees p after this */
+		as->plugged = false;
+	}
 	if (as->antic_proc != p)
 		return;
 	/* the host frees p after this: keep what the wait still needs */
@@ -1132,7 +1201,7 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (!as_queued(as) || waiting(as) || as->holding)
+	if (!as_queued(as) || waiting(as) || as->holding || as->plugged)
 		return false;
 	return !(as->changed_batch && !drained(as));
 }

@@ -62,6 +62,11 @@ struct as_tunables {
 	 * read a process's reads go first.
 	 */
 	u64 newcomer_expire;
+	/*
+	 * The newcomer plug (a count, 0 for off): while a newcomer is
+	 * active, the most reads of other processes at the drive.
+	 */
+	u64 newcomer_plug;
 };
 
 /*
@@ -77,7 +82,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 10
+#define AS_NR_TUNABLES 11
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -126,6 +131,8 @@ struct as_counters {
 	/* the newcomer favour */
 	u64 newcomer_reads;	/* reads served ahead of the elevator's choice */
 	u64 newcomer_bursts;	/* bursts of new processes too large to favour */
+	u64 newcomer_plugs;	/* dispatches held for an active newcomer */
+	u64 newcomer_tags;	/* older processes' reads given fewer tags */
 };
 
 /*
@@ -139,7 +146,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 37
+#define AS_NR_COUNTERS 39
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -228,6 +235,9 @@ struct as_sched {
 	 * the favour of the last burst's members ends, and of earlier ones'.
 	 */
 	u32 new_queued;
+	struct antic_proc *newcomer;	/* the last to queue a favoured read */
+	u64 newcomer_until;	/* ns: when its favour ends */
+	bool plugged;		/* held for it: a completion reruns */
 	u64 burst_last;
 	u32 burst_size, burst_id;
 	bool burst_inherits;
@@ -281,6 +291,17 @@ static inline void as_dirty_throttled(struct as_sched *as, bool throttled)
 void as_handle_expiry(struct as_sched *as, u64 now);
 u32 as_queued(const struct as_sched *as);
 void as_estimates(const struct as_sched *as, struct as_estimates *e);
+/*
+ * For the host's tag allocation (limit_depth): should @p's read take
+ * only part of the scheduler's tags? While a newcomer's favour runs,
+ * processes that are no newcomers may not take them all: a load's
+ * read-ahead filling every tag would leave the newcomer's next read
+ * blocked before it reaches the scheduler, where no rule sees it.
+ * Counts the answers that are yes. A host may skip the call (and its
+ * locks) while @now is past newcomer_until.
+ */
+bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
+			     u64 now);
 /* Find a queued request starting at @sector (front merge lookup). */
 struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
 				     u64 sector);

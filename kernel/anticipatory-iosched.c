@@ -205,11 +205,45 @@ static void asmq_exit_sched(struct elevator_queue *e)
 	kfree(ad);
 }
 
+/*
+ * Core's newcomer tag rule (as_newcomer_limits_tags) for the allocating
+ * process. Only while a newcomer's favour runs, so that at other times
+ * it costs two racy reads. The queue lock keeps the icq from exit_icq,
+ * which runs under it and then takes ours: the same order here.
+ */
+static bool asmq_newcomer_limits(struct asmq_data *ad, struct request_queue *q)
+{
+	struct io_cq *icq;
+	unsigned long flags;
+	bool limit = false;
+	u64 now;
+
+	/* racy: a stale answer costs one request a tag limit, or the lookup */
+	if (!data_race(ad->as.newcomer) || !current->io_context)
+		return false;
+	now = ktime_get_ns();
+	/* racy, as above */
+	if (now >= data_race(ad->as.newcomer_until))
+		return false;
+	spin_lock_irqsave(&q->queue_lock, flags);
+	icq = ioc_lookup_icq(q);
+	if (icq) {
+		spin_lock(&ad->lock);
+		limit = as_newcomer_limits_tags(&ad->as, &icq_to_aic(icq)->proc,
+						now);
+		spin_unlock(&ad->lock);
+	}
+	spin_unlock_irqrestore(&q->queue_lock, flags);
+	return limit;
+}
+
 static void asmq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 {
 	struct asmq_data *ad = data->q->elevator->elevator_data;
 
-	if (!op_is_sync(opf))
+	/* the newcomer's reads get the last quarter of the tags */
+	if (!op_is_sync(opf) ||
+	    (!op_is_write(opf) && asmq_newcomer_limits(ad, data->q)))
 		data->shallow_depth = ad->async_depth;
 }
 
@@ -601,6 +635,7 @@ ASMQ_TUNABLE(write_bound)
 ASMQ_TUNABLE(sync_write_expire)
 ASMQ_TUNABLE(share_window)
 ASMQ_TUNABLE(newcomer_expire)
+ASMQ_TUNABLE(newcomer_plug)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -634,6 +669,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(sync_write_expire),
 	ASMQ_ATTR_RW(share_window),
 	ASMQ_ATTR_RW(newcomer_expire),
+	ASMQ_ATTR_RW(newcomer_plug),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

@@ -1707,6 +1707,108 @@ static void test_newcomer_keeps_drive(void)
 }
 
 /*
+ * The newcomer plug: while a newcomer is active (here thinking between
+ * reads, its wait on it over), another process's reads reach the drive
+ * at most newcomer_plug at a time, each completion letting one more go;
+ * the newcomer's own read is never held; 20 ms after its last completion
+ * it is no longer active and the rest go. Off (0), all go at once.
+ */
+static void test_newcomer_plug(void)
+{
+	int on;
+
+	for (on = 0; on <= 1; on++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *r1, *r2, *qr[4], *rq;
+		u64 t;
+		int i;
+
+		two_procs(&as, &p, &q, 1);
+		as.tun.newcomer_plug = on ? 2 : 0;
+		t = grow_old(&as, &q, 300000000, 3500 * MS);
+		r1 = mk(1000, true, &p);
+		as_add(&as, r1, t);
+		CHECK(next(&as, t) == r1);
+		as_complete(&as, r1, t + 1 * MS);
+		for (i = 0; i < 4; i++) {
+			qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
+			as_add(&as, qr[i], t + 1 * MS);
+		}
+		/* AS waits for P first; then its wait runs out */
+		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		t += 8 * MS;
+		as_handle_expiry(&as, t);
+		CHECK(next(&as, t) == qr[0]);
+		CHECK(next(&as, t) == qr[1]);
+		if (!on) {
+			CHECK(next(&as, t) == qr[2]);
+			CHECK(next(&as, t) == qr[3]);
+			CHECK_EQ(as.cnt.newcomer_plugs, 0);
+			continue;
+		}
+		CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
+		CHECK(!as_has_work(&as));
+		CHECK_EQ(as.cnt.newcomer_plugs, 1);
+		/* a completion lets one more go */
+		as_complete(&as, qr[0], t + 1 * MS);
+		CHECK(as_has_work(&as));
+		CHECK(next(&as, t + 1 * MS) == qr[2]);
+		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		/* the newcomer's next read is not held */
+		r2 = mk(1008 + 8 * 1167, true, &p);
+		as_add(&as, r2, t + 2 * MS);
+		CHECK(as_has_work(&as));
+		CHECK(next(&as, t + 2 * MS) == r2);
+		as_complete(&as, r2, t + 3 * MS);
+		as_handle_expiry(&as, t + 10 * MS);	/* any wait on P is over */
+		CHECK_EQ(as_dispatch(&as, t + 10 * MS, &rq), ANTIC_IDLE);
+		CHECK_EQ(as.cnt.newcomer_plugs, 3);
+		/* 20 ms after its last completion P is not waited for */
+		CHECK(next(&as, t + 23 * MS + 1) == qr[3]);
+	}
+}
+
+/*
+ * The newcomer's tags: while a newcomer's favour runs, a process that is
+ * none (here one reading for 3.5 s) is told to take part of the tags;
+ * newcomers and a process yet to read are not; the favour over (or the
+ * plug off) nobody is.
+ */
+static void test_newcomer_tags(void)
+{
+	struct as_sched as;
+	struct antic_proc old, np, peer, unborn;
+	u64 t;
+
+	fresh(&as);
+	antic_proc_init(&old);
+	antic_proc_init(&np);
+	antic_proc_init(&peer);
+	antic_proc_init(&unborn);
+	t = grow_old(&as, &old, 1000, 3500 * MS);
+	as_add(&as, mk(900000, true, &np), t);
+	as_add(&as, mk(800000, true, &peer), t + 50 * MS);
+	CHECK(as.newcomer == &peer);	/* the last to queue a read */
+	CHECK(as_newcomer_limits_tags(&as, &old, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &np, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &peer, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &unborn, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, NULL, t + 100 * MS));
+	CHECK_EQ(as.cnt.newcomer_tags, 1);
+	/* its favour ends 3 s after its first read */
+	CHECK_EQ(as.newcomer_until, t + 3050 * MS);
+	CHECK(!as_newcomer_limits_tags(&as, &old, t + 3050 * MS));
+	as.tun.newcomer_plug = 0;
+	CHECK(!as_newcomer_limits_tags(&as, &old, t + 100 * MS));
+	as.tun.newcomer_plug = 2;
+	/* the newcomer exits: nothing to hold tags for */
+	as_proc_exit(&as, &peer, t + 200 * MS);
+	CHECK(!as.newcomer);
+	CHECK(!as_newcomer_limits_tags(&as, &old, t + 200 * MS));
+}
+
+/*
  * The review's cases: a burst turning large takes back its members'
  * queued reads; two large bursts close together are both remembered; a
  * newcomer's sync write is no read; off, queued newcomer reads lose
@@ -1915,6 +2017,7 @@ static void test_chaos_host(void)
 			t.sync_write_expire = (x >> 27) % 3 * 10 * ANTIC_NSEC_PER_MSEC;
 			t.share_window = (x >> 29) % 3 * 500 * ANTIC_NSEC_PER_MSEC;
 			t.newcomer_expire = (x >> 31) % 3 * 1000 * ANTIC_NSEC_PER_MSEC;
+			t.newcomer_plug = (x >> 33) % 3;
 			as_set_tunables(&as, &t);
 		}
 		for (i = 0, n = 0, nq = 0; i < 64; i++) {
@@ -1934,8 +2037,9 @@ static void test_chaos_host(void)
 	/* and the share rule acted, both ways */
 	CHECK(as.cnt.write_batches_long > 0);
 	CHECK(as.cnt.read_batches_short > 0);
-	/* and newcomers went first */
+	/* and newcomers went first, and others were held for them */
 	CHECK(as.cnt.newcomer_reads > 0);
+	CHECK(as.cnt.newcomer_plugs > 0);
 }
 
 void suite_core(void)
@@ -1980,6 +2084,8 @@ void suite_core(void)
 	RUN(test_share_write_batch_by_time);
 	RUN(test_newcomer_goes_first);
 	RUN(test_newcomer_expires);
+	RUN(test_newcomer_plug);
+	RUN(test_newcomer_tags);
 	RUN(test_newcomer_burst);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);

@@ -288,6 +288,7 @@ static void test_tunable_extremes(void)
 		{ "sync_write_expire", { "0", "1", "60000" } },
 		{ "share_window", { "0", "1", "600000" } },
 		{ "newcomer_expire", { "0", "1", "60000" } },
+		{ "newcomer_plug", { "0", "1", "4096" } },
 		{ "dl_read_expire", { "0", "1", "3600000" } },
 		{ "dl_write_expire", { "0", "1", "3600000" } },
 		{ "writes_starved", { "0", "1", "1048576" } },
@@ -315,6 +316,8 @@ static void test_tunable_extremes(void)
 		CHECK(strstr(err, "share_window: want milliseconds 0..600000"));
 		CHECK(settings_apply(&st, "newcomer_expire", "60001", err, sizeof(err)) == -1);
 		CHECK(strstr(err, "newcomer_expire: want milliseconds 0..60000"));
+		CHECK(settings_apply(&st, "newcomer_plug", "4097", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "newcomer_plug: want a count 0..4096"));
 		CHECK(settings_apply(&st, "write_bound", "7", err, sizeof(err)) == 0);
 		CHECK_EQ(st.as.write_bound, 7);	/* a count, not ms */
 		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);
