@@ -105,6 +105,7 @@ class Log:
         self.costrun = None
         self.costreps = None
         self.icount = None   # qemu's instruction clock: 2^icount ns a guest instruction
+        self.read_ahead_kb = None  # the guest disk's, as its log says (from this round's logs on)
         self.cost_antic_expire = None  # anticipatory's antic_expire in the cost runs, ms
         self.disks = []   # (preset, depth) in order
         self.sizes = {}   # (preset, name) -> KiB
@@ -149,6 +150,9 @@ def read_log(path):
                     mm = re.search(rx, line)
                     if mm:
                         setattr(log, key, conv(mm.group(1)))
+            m = re.search(r"^vm: disk ready, .*read_ahead_kb (\d+)", line)
+            if m and log.read_ahead_kb is None:
+                log.read_ahead_kb = int(m.group(1))
             m = re.search(r"^vm: instruction clock: icount shift=(\d+)", line)
             if m:
                 log.icount = int(m.group(1))
@@ -245,6 +249,9 @@ def sim_predictions(log, cells):
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
         dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+        if log.read_ahead_kb:
+            # Linux 7.x gives the raw disk 1024 KiB where 6.x gave 128
+            dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
         if is_startup(w):
             trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
             args = ["replay"] + dset + ["--time-scale", repr(log.time_scale),
