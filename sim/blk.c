@@ -63,6 +63,56 @@ void blk_release(struct sim *s)
 }
 
 /*
+ * The tags @rq may find in use and still take one: all the scheduler's
+ * (nr_requests) for a sync request, three quarters for an async one
+ * (mq-deadline's and anticipatory's async_depth), and three quarters for
+ * a read anticipatory's newcomer rule limits (limit_depth in the module).
+ * Asked once, at submission, as the kernel asks at allocation.
+ */
+static unsigned tag_limit(struct sim *s, const struct sim_rq *rq)
+{
+	unsigned all = s->set->nr_requests, part = all * 3 / 4 ? all * 3 / 4 : 1;
+
+	if (!rq->rq.sync)
+		return part;
+	if (s->pol == POL_AS && !rq->rq.write && rq->rq.proc &&
+	    as_newcomer_limits_tags(&s->u.as, rq->rq.proc, s->now))
+		return part;
+	return all;
+}
+
+/* @rq has its tag: the policy sees it now. */
+static void tag_admit(struct sim *s, struct sim_rq *rq)
+{
+	s->tags_used++;
+	s->ops->add(s->sched, &rq->rq, s->now);
+}
+
+/* A tag came back: the oldest waiters that now fit take theirs. */
+static void tag_release(struct sim *s)
+{
+	struct sim_rq **pp = &s->tagq, *prev = NULL;
+
+	s->tags_used--;
+	while (*pp) {
+		struct sim_rq *rq = *pp;
+
+		if (s->tags_used >= rq->tag_limit) {
+			prev = rq;
+			pp = &rq->next_free;
+			continue;
+		}
+		*pp = rq->next_free;
+		if (s->tagq_tail == rq)
+			s->tagq_tail = prev;
+		rq->next_free = NULL;
+		tag_admit(s, rq);
+		if (s->tags_used >= s->set->nr_requests)
+			break;
+	}
+}
+
+/*
  * blk_submit's body, inlined into blk_submit_split too: a replay's every
  * request went through the call, eleven arguments and a stack frame.
  */
@@ -93,7 +143,17 @@ submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->next_free = NULL;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
-	s->ops->add(s->sched, &rq->rq, s->now);
+	rq->tag_limit = tag_limit(s, rq);
+	if (s->tags_used < rq->tag_limit) {
+		tag_admit(s, rq);
+	} else {
+		s->r->tag_waits++;
+		if (s->tagq_tail)
+			s->tagq_tail->next_free = rq;
+		else
+			s->tagq = rq;
+		s->tagq_tail = rq;
+	}
 	return 0;
 }
 
@@ -220,4 +280,5 @@ void blk_complete(struct sim *s, struct sim_rq *rq)
 	s->ops->complete(s->sched, &rq->rq, s->now);
 	if (rq->rq.state != ANTIC_RQ_DONE)
 		s->r->violations++;
+	tag_release(s);
 }

@@ -38,6 +38,7 @@ struct sim_result {
 	uint64_t max_sync_wait;	/* ns from add to dispatch, sync requests */
 	uint64_t max_read_wait;
 	uint64_t max_async_wait;	/* the same, async (buffered) writes */
+	uint64_t tag_waits;	/* requests that waited for a scheduler tag */
 	/*
 	 * Anticipatory's write bound, audited from the host's side: read
 	 * batches started after writes (each may find at most K at the

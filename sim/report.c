@@ -211,13 +211,13 @@ void report_json(FILE *f, const struct report_ctx *c)
 		fprintf(f, "],\n   \"disk_util\": [{\"name\": \"%s\", \"util\": %.2f, "
 			"\"requests\": %llu, \"sectors\": %llu, \"cache_hits\": %llu, \"seeks\": %llu, "
 			"\"mean_seek_sectors\": %.0f, \"busy_ns\": %llu}],\n   \"sim_time_ns\": %llu, "
-			"\"events\": %llu, \"timed_out\": %s",
+			"\"events\": %llu, \"tag_waits\": %llu, \"timed_out\": %s",
 			c->w->set.disk.type == DISK_SSD ? "ssd" : "hdd", util(r),
 			(unsigned long long)r->disk.requests, (unsigned long long)r->disk.sectors,
 			(unsigned long long)r->disk.cache_hits, (unsigned long long)r->disk.seeks,
 			mean_seek(r), (unsigned long long)r->disk_busy,
 			(unsigned long long)r->sim_time, (unsigned long long)r->events,
-			r->timed_out ? "true" : "false");
+			(unsigned long long)r->tag_waits, r->timed_out ? "true" : "false");
 		if (!strcmp(r->scheduler, "anticipatory")) {
 			const struct as_counters *a = &r->as;
 

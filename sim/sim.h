@@ -116,7 +116,8 @@ struct sim_rq {
 	uint64_t page_lo, npages;
 	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
 	bool absorbed;		/* a write the drive's cache took */
-	struct sim_rq *next_free;
+	unsigned tag_limit;	/* the scheduler tags it may find in use and still take one */
+	struct sim_rq *next_free;	/* also the tag wait's link */
 };
 
 struct event {
@@ -189,6 +190,13 @@ struct sim {
 	struct sim_rq *flushq, *flushq_tail, *flush_rq;
 	uint64_t busy_since;
 	uint64_t sched_wake;
+	/*
+	 * The scheduler's tags (nr_requests): taken at submission, given back
+	 * at completion; a request that finds its share in use waits, oldest
+	 * first, unseen by the policy, as a task sleeps in blk_mq_get_tag.
+	 */
+	unsigned tags_used;
+	struct sim_rq *tagq, *tagq_tail;
 	struct sim_rq *free_rqs;
 	struct sim_rq **blocks;
 	size_t nblocks;

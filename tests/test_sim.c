@@ -460,6 +460,35 @@ static void test_ssd_no_anticipation(void)
 }
 
 /*
+ * The scheduler's tags (nr_requests): a job with more requests in flight
+ * than tags has the rest wait for a tag, unseen by the policy, and the
+ * run still reads everything; async writes get three quarters of them.
+ */
+static void test_scheduler_tags(void)
+{
+	struct workload w;
+	struct sim_options o = { .drain = true };
+	struct sim_result r;
+	char err[512];
+	int pol;
+
+	CHECK(parse("[antic-sim]\nqueue_depth=32\n[a]\nrw=randread\nsize=8m\ndirect=1\n"
+		    "ioengine=libaio\niodepth=100\n", &w, err) == 0);
+	for (pol = 0; pol < 3; pol++) {
+		CHECK(sim_run(&w, (enum sim_policy)pol, &o, &r, err, sizeof(err)) == 0);
+		/* 100 in flight, 64 tags: each burst of submissions has 36 wait */
+		CHECK(r.tag_waits >= 36);
+		CHECK_EQ(r.jobs[0].io_bytes[0], 8u << 20);
+		sim_result_free(&r);
+	}
+	CHECK(settings_apply(&w.set, "nr_requests", "128", err, sizeof(err)) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK_EQ(r.tag_waits, 0);
+	sim_result_free(&r);
+	workload_free(&w);
+}
+
+/*
  * A buffered reader asking for whole read-ahead windows (bs equal to
  * read_ahead_kb, as cat and fio's bs=128k do) keeps two outstanding, as
  * Linux does: the window's marker is its first page and fires while the
@@ -1157,6 +1186,7 @@ void suite_sim(void)
 	RUN(test_demo_ordering);
 	RUN(test_policy_names);
 	RUN(test_ssd_no_anticipation);
+	RUN(test_scheduler_tags);
 	RUN(test_counters_reported);
 	RUN(test_exits_raise_exit_prob);
 	RUN(test_seek_mean_follows_access);
