@@ -11,7 +11,7 @@
 # bench/vmbench.sh) reads them by key.
 . /lib/guest-init.sh
 . /bench/params
-echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=\"$AS_SET\"}"
+echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=$AS_SET}"
 WARMUP=$WARM
 export WARM=0 RANDRT=$((CAP / 2))	# the job files' variables: this shell sleeps the warm-up
 J=/bench/jobs
@@ -265,10 +265,12 @@ for disk in $DISKS; do
 			[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
 				echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
 			if [ $SCHED = anticipatory ]; then
+				set -f	# name=value words, never globs
 				for kv in ${AS_SET:-}; do
 					echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
 						echo "vm: AS_SET $kv refused"
 				done
+				set +f
 			fi
 			echo "vm: $PRESET depth $DEPTH rep $REP $SCHED"
 			suite

@@ -287,7 +287,9 @@ static bool burst_large(const struct as_sched *as, u32 id)
 }
 
 /*
- * Is @p a newcomer: new or back from idle, not one of a large burst?
+ * Is @p a newcomer: new or back from idle, not one of a large burst, not
+ * gone (the host frees an exited process once its requests are done, so
+ * as->newcomer must never point at one)?
  * Times compare in add-form: a host may stamp a request a little before
  * a completion it did not yet see (the kernel reads the clock before
  * taking the lock).
@@ -295,7 +297,7 @@ static bool burst_large(const struct as_sched *as, u32 id)
 static bool favoured(const struct as_sched *as, const struct antic_proc *p,
 		     u64 now)
 {
-	return as->tun.newcomer_expire && p->have_first &&
+	return as->tun.newcomer_expire && p->have_first && !p->exited &&
 	       now < p->first_seen + as->tun.newcomer_expire &&
 	       !burst_large(as, p->burst);
 }
@@ -346,6 +348,26 @@ static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
 }
 
 /*
+ * The newcomer the plug acts for: the one that started last among those
+ * still favoured (an older one reading after it does not end the plug
+ * early); none once its favour is over, so that the host's tag check
+ * (as_newcomer_limits_tags) finds no newcomer without reading a clock.
+ */
+static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
+			   u64 now)
+{
+	struct antic_proc *np = as->newcomer;
+
+	if (np && !favoured(as, np, now))
+		np = NULL;
+	if (rq->newcomer && (!np || rq->proc->first_seen >= np->first_seen))
+		np = rq->proc;
+	as->newcomer = np;
+	if (np)
+		as->newcomer_until = np->first_seen + as->tun.newcomer_expire;
+}
+
+/*
  * The oldest read a newcomer queued (new_queued says how many there are):
  * a walk back from the FIFO's tail, where newcomers' reads are, until
  * all of them are seen.
@@ -381,8 +403,12 @@ static bool newcomer_plugs(const struct as_sched *as,
 	const struct antic_proc *np = as->newcomer;
 	u32 others;
 
-	/* as a kept write batch, only where reads are anticipated (a disk) */
-	if (!as->tun.newcomer_plug || !as->tun.antic_expire || !np || !rq ||
+	/*
+	 * As a kept write batch, only where reads are anticipated (a disk),
+	 * and only on a drive that queues: at depth 1 nothing else is there.
+	 */
+	if (!as->tun.newcomer_plug || !as->tun.antic_expire ||
+	    !as->drive_queues || !np || !rq ||
 	    rq->write || rq->newcomer || !favoured(as, np, now))
 		return false;
 	if (!np->nr_queued && !np->nr_in_flight &&
@@ -390,7 +416,7 @@ static bool newcomer_plugs(const struct as_sched *as,
 	     now >= np->last_completion + AS_MAX_THINKTIME))
 		return false;
 	others = as->in_flight[ANTIC_SYNC] -
-		 antic_min64(np->nr_in_flight, as->in_flight[ANTIC_SYNC]);
+		 antic_min64(np->nr_sync_in_flight, as->in_flight[ANTIC_SYNC]);
 	return others >= as->tun.newcomer_plug;
 }
 
@@ -400,8 +426,9 @@ bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
 	const struct antic_proc *np = as->newcomer;
 
 	/* a process yet to read is as new as any: its first read is not held */
-	if (!as->tun.newcomer_plug || !as->tun.antic_expire || !np || !p ||
-	    !p->have_first || favoured(as, p, now) || !favoured(as, np, now))
+	if (!as->tun.newcomer_plug || !as->tun.antic_expire ||
+	    !as->drive_queues || !np || !p || !p->have_first ||
+	    favoured(as, p, now) || !favoured(as, np, now))
 		return false;
 	as->cnt.newcomer_tags++;
 	return true;
@@ -570,7 +597,8 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 		return AS_END_TIMEOUT;
 	if (rq && rq->proc == p)
 		return AS_END_OWN;
-	if (rq && rq->newcomer && as->tun.newcomer_expire &&
+	/* an exited P is judged by the exit statistics below */
+	if (rq && rq->newcomer && as->tun.newcomer_expire && !p->exited &&
 	    !favoured(as, p, now))
 		return AS_END_NEWCOMER;
 	others = p->nr_queued + p->nr_in_flight;
@@ -633,11 +661,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 			newcomer_note(as, rq->proc, now);
 			rq->newcomer = favoured(as, rq->proc, now);
 			as->new_queued += rq->newcomer;
-			if (rq->newcomer) {
-				as->newcomer = rq->proc;
-				as->newcomer_until = rq->proc->first_seen +
-						     as->tun.newcomer_expire;
-			}
+			newcomer_track(as, rq, now);
 		}
 		rq->proc->nr_queued++;
 	}
@@ -927,6 +951,7 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
 		rq->proc->nr_in_flight++;
+		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
 	if (!as->served_started)
 		share_charge(as, now);	/* the share rule's clock starts */
@@ -1107,8 +1132,21 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	if (!p)
 		return;
 	ANTIC_DEC(p->nr_in_flight);
+	if (rq->queue == ANTIC_SYNC)
+		ANTIC_DEC(p->nr_sync_in_flight);
 	p->last_completion = now;
 	p->have_completion = true;
+	/*
+	 * An exited process's request (dispatched after its exit, as a
+	 * requeued one is): the host frees its record once its requests are
+	 * done, so a wait keeps a copy, as as_proc_exit does.
+	 */
+	if (p == as->antic_proc && p->exited && !p->nr_in_flight) {
+		as->ghost = *p;
+		as->ghost.nr_queued = 0;
+		as->antic_proc = &as->ghost;
+		p = &as->ghost;
+	}
 	/* P's last request at the drive, of either class, ends WAIT_REQ */
 	if (p == as->antic_proc && !p->nr_in_flight && !as->antic_rq_done) {
 		as->antic_rq_done = true;
@@ -1123,8 +1161,11 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	as->holding = false;
 	as->plugged = false;
-	if (rq->proc)
+	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_in_flight);
+		if (rq->queue == ANTIC_SYNC)
+			ANTIC_DEC(rq->proc->nr_sync_in_flight);
+	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
 	/*
 	 * Waiting for this request to complete would wait forever: blk-mq
@@ -1148,6 +1189,7 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 	as->ghost = *p;
 	as->ghost.nr_queued = 0;
 	as->ghost.nr_in_flight = 0;
+	as->ghost.nr_sync_in_flight = 0;
 	as->antic_proc = &as->ghost;
 	if (!as->antic_rq_done) {
 		as->antic_rq_done = true;

@@ -20,6 +20,7 @@ enum antic_dir { ANTIC_SYNC = 0, ANTIC_ASYNC = 1, ANTIC_NR_DIRS = 2 };
 struct antic_proc {
 	u32 nr_queued;		/* requests of this process in the scheduler */
 	u32 nr_in_flight;	/* requests of this process at the drive */
+	u32 nr_sync_in_flight;	/* of those, sync requests (the newcomer plug's) */
 	bool exited;
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */

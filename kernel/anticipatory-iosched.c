@@ -207,9 +207,14 @@ static void asmq_exit_sched(struct elevator_queue *e)
 
 /*
  * Core's newcomer tag rule (as_newcomer_limits_tags) for the allocating
- * process. Only while a newcomer's favour runs, so that at other times
- * it costs two racy reads. The queue lock keeps the icq from exit_icq,
- * which runs under it and then takes ours: the same order here.
+ * process. Only while a newcomer's favour runs (core forgets the newcomer
+ * at the first read after it), so that at other times it costs a racy
+ * read. The icq is current's own, and current holds its io_context; the
+ * queue lock keeps ioc_destroy_icq away while we use it (6.1 and 6.12's
+ * ioc_lookup_icq also want it held; 7.x needs only RCU, and bfq no longer
+ * takes it there: taken here only in a favour's three seconds). Its
+ * order before ours is ioc_clear_queue's (queue lock, ioc lock,
+ * exit_icq, ours).
  */
 static bool asmq_newcomer_limits(struct asmq_data *ad, struct request_queue *q)
 {

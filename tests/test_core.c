@@ -1726,6 +1726,7 @@ static void test_newcomer_plug(void)
 
 		two_procs(&as, &p, &q, 1);
 		as.tun.newcomer_plug = on ? 2 : 0;
+		as.drive_queues = true;	/* as after three requests at once */
 		t = grow_old(&as, &q, 300000000, 3500 * MS);
 		r1 = mk(1000, true, &p);
 		as_add(&as, r1, t);
@@ -1787,6 +1788,7 @@ static void test_newcomer_tags(void)
 	antic_proc_init(&peer);
 	antic_proc_init(&unborn);
 	t = grow_old(&as, &old, 1000, 3500 * MS);
+	as.drive_queues = true;
 	as_add(&as, mk(900000, true, &np), t);
 	as_add(&as, mk(800000, true, &peer), t + 50 * MS);
 	CHECK(as.newcomer == &peer);	/* the last to queue a read */
@@ -1806,6 +1808,69 @@ static void test_newcomer_tags(void)
 	as_proc_exit(&as, &peer, t + 200 * MS);
 	CHECK(!as.newcomer);
 	CHECK(!as_newcomer_limits_tags(&as, &old, t + 200 * MS));
+}
+
+/*
+ * The review's plug cases: the newcomer's own async writes at the drive
+ * are not others' reads; a newcomer that exits is forgotten, and its
+ * read requeued after that does not make it one again (the host frees
+ * its record); at depth 1 (a drive never seen to queue) it does nothing.
+ */
+static void test_newcomer_plug_edges(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *w[3], *r, *qr[3], *rq;
+	u64 t;
+	int i;
+
+	two_procs(&as, &p, &q, 1);
+	t = grow_old(&as, &q, 300000000, 3500 * MS);
+	as.drive_queues = true;	/* as after three requests at once */
+	r = mk(1000, true, &p);
+	as_add(&as, r, t);
+	CHECK(next(&as, t) == r);
+	as_complete(&as, r, t + 1 * MS);
+	for (i = 0; i < 3; i++) {	/* P's buffered writes, in a write batch */
+		w[i] = mk(5000000 + 8 * (u64)i, false, &p);
+		as_add(&as, w[i], t + 1 * MS);
+	}
+	for (i = 0; i < 3; i++)
+		CHECK(next(&as, t + 1 * MS) == w[i]);
+	for (i = 0; i < 3; i++) {
+		qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
+		as_add(&as, qr[i], t + 2 * MS);
+	}
+	/* the write batch over, reads start beside P's writes (rule 2) */
+	as_handle_expiry(&as, t + 200 * MS);
+	CHECK(next(&as, t + 200 * MS) == qr[0]);
+	CHECK(next(&as, t + 200 * MS) == qr[1]);
+	CHECK(as_dispatch(&as, t + 200 * MS, &rq) == ANTIC_IDLE);
+	CHECK(as.plugged);
+
+	/* P exits with a read at the drive; the read comes back */
+	two_procs(&as, &p, &q, 1);
+	t = grow_old(&as, &q, 300000000, 3500 * MS);
+	r = mk(1000, true, &p);
+	as_add(&as, r, t);
+	CHECK(as.newcomer == &p);
+	CHECK(next(&as, t) == r);
+	as_proc_exit(&as, &p, t + 1 * MS);
+	CHECK(!as.newcomer);
+	as_requeue(&as, r);
+	as_add(&as, r, t + 2 * MS);
+	CHECK(!as.newcomer && !r->newcomer);
+	CHECK(next(&as, t + 2 * MS) == r);
+	as_complete(&as, r, t + 3 * MS);
+	CHECK(as.antic_proc != &p);	/* a wait keeps a copy, not P */
+
+	/* depth 1: nothing held */
+	two_procs(&as, &p, &q, 1);
+	t = grow_old(&as, &q, 300000000, 3500 * MS);
+	CHECK(!as.drive_queues);
+	r = mk(1000, true, &p);
+	as_add(&as, r, t);
+	CHECK(!as_newcomer_limits_tags(&as, &q, t));
 }
 
 /*
@@ -2026,6 +2091,9 @@ static void test_chaos_host(void)
 		}
 		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq)
 			bad_count++;
+		/* the host frees an exited process: the plug may not point at one */
+		if (as.newcomer && as.newcomer->exited)
+			bad_count++;
 		if (as_queued(&as) && !n && !as_has_work(&as) &&
 		    !as_get_expiry(&as))
 			stalls++;
@@ -2086,6 +2154,7 @@ void suite_core(void)
 	RUN(test_newcomer_expires);
 	RUN(test_newcomer_plug);
 	RUN(test_newcomer_tags);
+	RUN(test_newcomer_plug_edges);
 	RUN(test_newcomer_burst);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
