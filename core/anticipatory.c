@@ -118,7 +118,7 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("newcomer_bursts", newcomer_bursts,
 	       "bursts of new processes too large to favour"),
 	AS_CNT("newcomer_plugs", newcomer_plugs,
-	       "dispatches held while a newcomer is active"),
+	       "times dispatch stopped for an active newcomer"),
 	AS_CNT("newcomer_tags", newcomer_tags,
 	       "reads of no newcomer given part of the tags for one"),
 };
@@ -387,15 +387,15 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 }
 
 /*
- * The newcomer plug: @rq, a read of a process no newcomer, waits while
- * the newcomer that queued a read last is active
- * (reads queued or at the drive, or one completed within
- * AS_MAX_THINKTIME, beyond which it would not be waited on either) and
- * the drive already holds newcomer_plug reads of others. At depth 32 the
- * drive's slots fill with streamers' read-ahead, and the newcomer's next
- * read, though it goes first here, then waits behind all of them at the
- * drive. Holding needs no timer: the reads at the drive complete, and
- * each completion reruns dispatch.
+ * The newcomer plug: @rq, a read of a process that is no newcomer, waits
+ * while the newcomer (newcomer_track's) is active (requests queued or at
+ * the drive, or one completed within AS_MAX_THINKTIME, beyond which it
+ * would not be waited on either) and the drive already holds
+ * newcomer_plug sync requests of others. At depth 32 the drive's slots
+ * fill with streamers' read-ahead, and the newcomer's next read, though
+ * it goes first here, then waits behind all of them at the drive.
+ * Holding needs no timer: the requests at the drive complete, and each
+ * completion reruns dispatch.
  */
 static bool newcomer_plugs(const struct as_sched *as,
 			   const struct antic_rq *rq, u64 now)

@@ -64,7 +64,8 @@ struct as_tunables {
 	u64 newcomer_expire;
 	/*
 	 * The newcomer plug (a count, 0 for off): while a newcomer is
-	 * active, the most reads of other processes at the drive.
+	 * active, the most sync requests of other processes at the drive
+	 * beside which another's read is sent.
 	 */
 	u64 newcomer_plug;
 };
@@ -131,8 +132,8 @@ struct as_counters {
 	/* the newcomer favour */
 	u64 newcomer_reads;	/* reads served ahead of the elevator's choice */
 	u64 newcomer_bursts;	/* bursts of new processes too large to favour */
-	u64 newcomer_plugs;	/* dispatches held for an active newcomer */
-	u64 newcomer_tags;	/* older processes' reads given fewer tags */
+	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
+	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 };
 
 /*
@@ -235,7 +236,7 @@ struct as_sched {
 	 * the favour of the last burst's members ends, and of earlier ones'.
 	 */
 	u32 new_queued;
-	struct antic_proc *newcomer;	/* the last to queue a favoured read */
+	struct antic_proc *newcomer;	/* the plug's: the latest-started favoured */
 	u64 newcomer_until;	/* ns: when its favour ends */
 	bool plugged;		/* held for it: a completion reruns */
 	u64 burst_last;

@@ -248,7 +248,8 @@ static void asmq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 	/* the newcomer's reads get the last quarter of the tags */
 	if (!op_is_sync(opf) ||
-	    (!op_is_write(opf) && asmq_newcomer_limits(ad, data->q)))
+	    ((opf & REQ_OP_MASK) == REQ_OP_READ &&
+	     asmq_newcomer_limits(ad, data->q)))
 		data->shallow_depth = ad->async_depth;
 }
 
