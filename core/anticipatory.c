@@ -292,10 +292,11 @@ static bool burst_large(const struct as_sched *as, u32 id)
  * as->newcomer must never point at one)?
  * Times compare in add-form: a host may stamp a request a little before
  * a completion it did not yet see (the kernel reads the clock before
- * taking the lock).
+ * taking the lock). Inline: as_add asks it of every read, and an
+ * out-of-line copy cost the replay 15 instructions a request.
  */
-static bool favoured(const struct as_sched *as, const struct antic_proc *p,
-		     u64 now)
+static inline bool favoured(const struct as_sched *as,
+			    const struct antic_proc *p, u64 now)
 {
 	return as->tun.newcomer_expire && p->have_first && !p->exited &&
 	       now < p->first_seen + as->tun.newcomer_expire &&
@@ -407,9 +408,9 @@ static bool newcomer_plugs(const struct as_sched *as,
 	 * As a kept write batch, only where reads are anticipated (a disk),
 	 * and only on a drive that queues: at depth 1 nothing else is there.
 	 */
-	if (!as->tun.newcomer_plug || !as->tun.antic_expire ||
-	    !as->drive_queues || !np || !rq ||
-	    rq->write || rq->newcomer || !favoured(as, np, now))
+	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
+	    !as->drive_queues || !rq || rq->write || rq->newcomer ||
+	    !favoured(as, np, now))
 		return false;
 	if (!np->nr_queued && !np->nr_in_flight &&
 	    (!np->have_completion ||
@@ -426,8 +427,8 @@ bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
 	const struct antic_proc *np = as->newcomer;
 
 	/* a process yet to read is as new as any: its first read is not held */
-	if (!as->tun.newcomer_plug || !as->tun.antic_expire ||
-	    !as->drive_queues || !np || !p || !p->have_first ||
+	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
+	    !as->drive_queues || !p || !p->have_first ||
 	    favoured(as, p, now) || !favoured(as, np, now))
 		return false;
 	as->cnt.newcomer_tags++;
@@ -1043,7 +1044,8 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 			if (should_anticipate(as, rq, now))
 				return anticipate(as, now);
 		}
-		if (dir == ANTIC_SYNC && newcomer_plugs(as, rq, now)) {
+		if (dir == ANTIC_SYNC && as->newcomer &&
+		    newcomer_plugs(as, rq, now)) {
 			if (!as->plugged)
 				as->cnt.newcomer_plugs++;
 			as->plugged = true;

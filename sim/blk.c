@@ -75,8 +75,9 @@ static unsigned tag_limit(struct sim *s, const struct sim_rq *rq)
 
 	if (!rq->rq.sync)
 		return part;
-	if (s->pol == POL_AS && !rq->rq.write && rq->rq.proc &&
-	    as_newcomer_limits_tags(&s->u.as, rq->rq.proc, s->now))
+	/* a newcomer first: the call is a replay's every request else */
+	if (s->pol == POL_AS && s->u.as.newcomer && !rq->rq.write &&
+	    rq->rq.proc && as_newcomer_limits_tags(&s->u.as, rq->rq.proc, s->now))
 		return part;
 	return all;
 }
