@@ -106,7 +106,6 @@ bg_stop() {
 	bg_pid=
 }
 
-# measure: run the measured fio (capped at CAP seconds) and print results
 # anticipatory's debugfs counters over the run (from /tmp/ctr0): the
 # decisions behind a figure; write_k* are gauges, shown as they stand
 asctr() {
@@ -114,6 +113,8 @@ asctr() {
 	echo "ASCTR $DEPTH $1 $REP $(awk 'NR == FNR { a[$1] = $2; next }
 		{ printf "%s=%.0f ", $1, $1 ~ /^write_k/ ? $2 : $2 - a[$1] }' /tmp/ctr0 $ctr)"
 }
+
+# measure: run the measured fio (capped at CAP seconds) and print results
 measure() {
 	tag=$1
 	shift

@@ -388,6 +388,22 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 }
 
 /*
+ * The newcomer both halves of the plug act for, or NULL: the plug is on
+ * and, as a kept write batch, only where reads are anticipated (a disk)
+ * and on a drive that queues (at depth 1 nothing else is there).
+ */
+static const struct antic_proc *plug_newcomer(const struct as_sched *as,
+					      u64 now)
+{
+	const struct antic_proc *np = as->newcomer;
+
+	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
+	    !as->drive_queues || !favoured(as, np, now))
+		return NULL;
+	return np;
+}
+
+/*
  * The newcomer plug: @rq, a read of a process that is no newcomer, waits
  * while the newcomer (newcomer_track's) is active (requests queued or at
  * the drive, or one completed within AS_MAX_THINKTIME, beyond which it
@@ -401,16 +417,13 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 static bool newcomer_plugs(const struct as_sched *as,
 			   const struct antic_rq *rq, u64 now)
 {
-	const struct antic_proc *np = as->newcomer;
+	const struct antic_proc *np;
 	u32 others;
 
-	/*
-	 * As a kept write batch, only where reads are anticipated (a disk),
-	 * and only on a drive that queues: at depth 1 nothing else is there.
-	 */
-	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
-	    !as->drive_queues || !rq || rq->write || rq->newcomer ||
-	    !favoured(as, np, now))
+	if (!rq || rq->write || rq->newcomer)
+		return false;
+	np = plug_newcomer(as, now);
+	if (!np)
 		return false;
 	if (!np->nr_queued && !np->nr_in_flight &&
 	    (!np->have_completion ||
@@ -424,12 +437,9 @@ static bool newcomer_plugs(const struct as_sched *as,
 bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
 			     u64 now)
 {
-	const struct antic_proc *np = as->newcomer;
-
 	/* a process yet to read is as new as any: its first read is not held */
-	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
-	    !as->drive_queues || !p || !p->have_first ||
-	    favoured(as, p, now) || !favoured(as, np, now))
+	if (!p || !p->have_first || favoured(as, p, now) ||
+	    !plug_newcomer(as, now))
 		return false;
 	as->cnt.newcomer_tags++;
 	return true;

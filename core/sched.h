@@ -134,6 +134,17 @@ static inline bool antic_queue_empty(const struct antic_queue *q)
 	return q->count == 0;
 }
 
+/*
+ * The scheduler tags async requests may take of @tags (limit_depth's
+ * shallow depth; also what the newcomer plug leaves other readers): three
+ * quarters, as mq-deadline gives them, so that a flood of them leaves
+ * tags for sync I/O. The kernel's glue and antic-sim's tags both use it.
+ */
+static inline u32 antic_async_depth(u32 tags)
+{
+	return tags * 3 / 4 ? tags * 3 / 4 : 1;
+}
+
 static inline u64 antic_rq_end(const struct antic_rq *rq)
 {
 	return rq->sector + rq->nr_sectors;

@@ -163,7 +163,7 @@ static unsigned int asmq_set_async_depth(struct request_queue *q,
 {
 	struct asmq_data *ad = q->elevator->elevator_data;
 
-	ad->async_depth = max(1U, tags * 3 / 4);
+	ad->async_depth = antic_async_depth(tags);
 	return ad->async_depth;
 }
 

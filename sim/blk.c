@@ -71,7 +71,7 @@ void blk_release(struct sim *s)
  */
 static unsigned tag_limit(struct sim *s, const struct sim_rq *rq)
 {
-	unsigned all = s->set->nr_requests, part = all * 3 / 4 ? all * 3 / 4 : 1;
+	unsigned all = s->set->nr_requests, part = antic_async_depth(all);
 
 	if (!rq->rq.sync)
 		return part;
