@@ -31,6 +31,13 @@
 #define AS_NEWCOMER_IDLE (2000 * ANTIC_NSEC_PER_MSEC)
 #define AS_BURST_GAP (100 * ANTIC_NSEC_PER_MSEC)
 #define AS_BURST_LARGE 8
+/*
+ * A newcomer that started this much before the latest one has had its
+ * start, and yields the favour to it while the latest one's runs. Not
+ * less: at depth 1 beside ten streamers git's worker threads first read
+ * up to 733 ms after git did (antic-sim), and must not outrank it.
+ */
+#define AS_NEWCOMER_SETTLE (750 * ANTIC_NSEC_PER_MSEC)
 
 /*
  * Tunables, in ns, or counts where the table says so. Names as the sysfs
@@ -134,6 +141,7 @@ struct as_counters {
 	u64 newcomer_bursts;	/* bursts of new processes too large to favour */
 	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
+	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 };
 
 /*
@@ -147,7 +155,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 39
+#define AS_NR_COUNTERS 40
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,

@@ -1811,6 +1811,52 @@ static void test_newcomer_tags(void)
 }
 
 /*
+ * A newcomer that started AS_NEWCOMER_SETTLE before the latest one yields
+ * to it: its queued read loses its turn, its next read has none, the
+ * latest's far read goes before its near one, and it is told to take
+ * part of the tags; a millisecond later than that it keeps its favour
+ * (its read is the older newcomer's, and goes first). Once the latest
+ * one exits, the earlier one is favoured again.
+ */
+static void test_newcomer_outrank(void)
+{
+	int yields;
+
+	for (yields = 0; yields <= 1; yields++) {
+		struct as_sched as;
+		struct antic_proc a, b;
+		struct antic_rq *ar, *ar2, *br;
+		u64 tb = AS_NEWCOMER_SETTLE - (yields ? 0 : 1 * MS);
+
+		two_procs(&as, &a, &b, 1);
+		as.drive_queues = true;	/* as after three requests at once */
+		grow_old(&as, &a, 1000, tb - 6 * MS);
+		CHECK(a.have_first && a.first_seen == 0);
+		ar = mk(1000 + 8 * 1000, true, &a);
+		as_add(&as, ar, tb - 1 * MS);
+		CHECK(ar->newcomer);
+		br = mk(300000000, true, &b);
+		as_add(&as, br, tb);
+		CHECK(as.newcomer == &b);
+		CHECK_EQ(ar->newcomer, !yields);
+		CHECK_EQ(as.new_queued, yields ? 1 : 2);
+		ar2 = mk(1000 + 8 * 1001, true, &a);
+		as_add(&as, ar2, tb);
+		CHECK_EQ(ar2->newcomer, !yields);
+		CHECK_EQ(as.cnt.newcomer_yields, (u64)yields);
+		CHECK_EQ(as_newcomer_limits_tags(&as, &a, tb), yields);
+		CHECK(!as_newcomer_limits_tags(&as, &b, tb));
+		CHECK(next(&as, tb) == (yields ? br : ar));
+		/* the latest exits: the earlier one, still new, is favoured */
+		as_proc_exit(&as, &b, tb + 1 * MS);
+		ar = mk(1000 + 8 * 1002, true, &a);
+		as_add(&as, ar, tb + 1 * MS);
+		CHECK(ar->newcomer);
+		CHECK(!as_newcomer_limits_tags(&as, &a, tb + 1 * MS));
+	}
+}
+
+/*
  * The review's plug cases: the newcomer's own async writes at the drive
  * are not others' reads; a newcomer that exits is forgotten, and its
  * read requeued after that does not make it one again (the host frees
@@ -2155,6 +2201,7 @@ void suite_core(void)
 	RUN(test_newcomer_plug);
 	RUN(test_newcomer_tags);
 	RUN(test_newcomer_plug_edges);
+	RUN(test_newcomer_outrank);
 	RUN(test_newcomer_burst);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
