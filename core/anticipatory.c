@@ -331,10 +331,14 @@ static inline bool favoured(const struct as_sched *as,
 static void unfavour(struct as_sched *as, u64 now)
 {
 	struct antic_rq *rq;
+	u32 left = as->new_queued;
 
-	for (rq = as->q[ANTIC_SYNC].fifo_head; rq && as->new_queued;
-	     rq = rq->fifo_next) {
-		if (rq->newcomer && rq->proc && !favoured(as, rq->proc, now)) {
+	/* from the tail, where newcomers' reads are, until all are seen */
+	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
+		if (!rq->newcomer)
+			continue;
+		left--;
+		if (rq->proc && !favoured(as, rq->proc, now)) {
 			rq->newcomer = false;
 			ANTIC_DEC(as->new_queued);
 		}
@@ -387,7 +391,10 @@ static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
 		np = NULL;
 	if (rq->newcomer && (!np || rq->proc->first_seen > np->first_seen))
 		np = rq->proc;
-	if (np == as->newcomer)
+	/* the same one, unless back from idle (a new start) or retuned */
+	if (np == as->newcomer &&
+	    (!np || as->newcomer_until == np->first_seen +
+					  as->tun.newcomer_expire))
 		return;
 	as->newcomer = np;
 	if (np) {

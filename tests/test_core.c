@@ -1852,8 +1852,61 @@ static void test_newcomer_outrank(void)
 		ar = mk(1000 + 8 * 1002, true, &a);
 		as_add(&as, ar, tb + 1 * MS);
 		CHECK(ar->newcomer);
+		/* its reads queued before keep their lot; B's, gone, lose theirs */
+		CHECK_EQ(as.new_queued, yields ? 1 : 2);
 		CHECK(!as_newcomer_limits_tags(&as, &a, tb + 1 * MS));
 	}
+}
+
+/*
+ * @p reads at @t, served at once or after a wait on another process (AS
+ * may start one however long ago that one's last read was), done 1 ms
+ * after it is sent.
+ */
+static void read_at(struct as_sched *as, struct antic_proc *p, u64 sector,
+		    u64 t)
+{
+	struct antic_rq *rq = mk(sector, true, p), *got;
+
+	as_add(as, rq, t);
+	got = next(as, t);
+	if (!got) {
+		t += 7 * MS;
+		as_handle_expiry(as, t);
+		got = next(as, t);
+	}
+	CHECK(got == rq);
+	as_complete(as, rq, t + 1 * MS);
+}
+
+/*
+ * The latest newcomer back from idle starts afresh, and outranks one it
+ * did not before: the favour's end the kernel reads (newcomer_until)
+ * moves, and the earlier one's queued read loses its turn.
+ */
+static void test_newcomer_outrank_again(void)
+{
+	struct as_sched as;
+	struct antic_proc a, c;
+	struct antic_rq *ar, *cr;
+
+	fresh(&as);
+	antic_proc_init(&a);
+	antic_proc_init(&c);
+	as.drive_queues = true;
+	read_at(&as, &a, 1000, 0);
+	read_at(&as, &c, 300000000, 500 * MS);
+	CHECK(as.newcomer == &c && as.newcomer_until == 3500 * MS);
+	read_at(&as, &a, 1008, 1500 * MS);	/* not silent long: no new start */
+	ar = mk(1016, true, &a);
+	as_add(&as, ar, 2599 * MS);
+	CHECK(ar->newcomer);	/* started 500 ms before C: no yield */
+	cr = mk(300000008, true, &c);
+	as_add(&as, cr, 2600 * MS);	/* C silent 2.1 s: a new start */
+	CHECK(as.newcomer == &c && as.newcomer_until == 5600 * MS);
+	CHECK(!ar->newcomer && cr->newcomer && as.new_queued == 1);
+	CHECK(as_newcomer_limits_tags(&as, &a, 2700 * MS));
+	CHECK(next(&as, 2600 * MS) == cr);
 }
 
 /*
@@ -2022,6 +2075,7 @@ static void test_chaos_host(void)
 	static struct antic_rq rqs[64];
 	struct antic_proc procs[CHAOS_PROCS];
 	int where[64];	/* 0 free, 1 queued, 2 at the drive */
+	u64 quiet[CHAOS_PROCS] = { 0 };	/* no requests of its own until */
 	u64 x = 88172645463325252ULL, now = 0;
 	struct as_tunables t;
 	struct as_sched as;
@@ -2053,7 +2107,8 @@ static void test_chaos_host(void)
 				rqs[i].nr_sectors = 8 + (u32)((x >> 40) % 256);
 				rqs[i].sync = (x >> 30) % 3 != 0;
 				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
-				rqs[i].proc = (x >> 35) % 8 ? &procs[pi] : NULL;
+				rqs[i].proc = (x >> 35) % 8 && now >= quiet[pi] ?
+					      &procs[pi] : NULL;
 				if (rqs[i].proc && rqs[i].proc->exited)
 					antic_proc_init(rqs[i].proc);	/* a new process */
 				as_add(&as, &rqs[i], now);
@@ -2116,6 +2171,9 @@ static void test_chaos_host(void)
 			if (!procs[pi].nr_queued && !procs[pi].nr_in_flight &&
 			    !procs[pi].exited)
 				as_proc_exit(&as, &procs[pi], now);
+		} else if (op < 92) {	/* a process pauses: back, it is new */
+			quiet[(x >> 8) % CHAOS_PROCS] =
+				now + (2100 + (x >> 40) % 1000) * ANTIC_NSEC_PER_MSEC;
 		} else if (op < 97) {	/* the timer */
 			wake = as_get_expiry(&as);
 			if (wake && now >= wake)
@@ -2154,6 +2212,8 @@ static void test_chaos_host(void)
 	/* and newcomers went first, and others were held for them */
 	CHECK(as.cnt.newcomer_reads > 0);
 	CHECK(as.cnt.newcomer_plugs > 0);
+	/* and newcomers back from a pause yielded to later ones */
+	CHECK(as.cnt.newcomer_yields > 0);
 }
 
 void suite_core(void)
@@ -2202,6 +2262,7 @@ void suite_core(void)
 	RUN(test_newcomer_tags);
 	RUN(test_newcomer_plug_edges);
 	RUN(test_newcomer_outrank);
+	RUN(test_newcomer_outrank_again);
 	RUN(test_newcomer_burst);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
