@@ -66,9 +66,9 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("ended_newcomer", antic_end[AS_END_NEWCOMER],
 	       "waits ended by a newcomer's read"),
 	/*
-	 * break_reason() never gives timeout or deadline for a wait not yet
-	 * started (an expired FIFO is served before anticipation is
-	 * considered): those two slots stay 0 and are not shown.
+	 * break_reason() never gives deadline for a wait not yet started
+	 * (an expired FIFO is served before anticipation is considered):
+	 * that slot stays 0 and is not shown.
 	 */
 	AS_CNT("declined_own", antic_declined[AS_END_OWN],
 	       "waits not started: the process's next request was queued"),
@@ -82,6 +82,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits not started: the process had other requests out"),
 	AS_CNT("declined_newcomer", antic_declined[AS_END_NEWCOMER],
 	       "waits not started: a newcomer's read was queued"),
+	AS_CNT("declined_timeout", antic_declined[AS_END_TIMEOUT],
+	       "waits not started: the process's last request was done antic_expire ago"),
 	AS_CNT("read_batches", batches[ANTIC_SYNC], "sync (read) batches"),
 	AS_CNT("write_batches", batches[ANTIC_ASYNC], "async (write) batches"),
 	AS_CNT("read_dispatched", dispatched[ANTIC_SYNC],
@@ -641,6 +643,17 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 		return AS_END_THINK;
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
 		return AS_END_TIMEOUT;
+	/*
+	 * Not yet waiting, and P's last request completed antic_expire ago
+	 * or more: a wait from then would be over (2.6's AS timed it from
+	 * that completion, ioc_finished), and P has thought longer than
+	 * any wait would give it. Without this, a read arriving after the
+	 * disk had idled waited antic_expire for a long-gone P.
+	 */
+	if (as->antic_state == AS_ANTIC_OFF && as->antic_rq_done &&
+	    p->have_completion && !p->nr_in_flight &&
+	    now >= p->last_completion + as->tun.antic_expire)
+		return AS_END_TIMEOUT;
 	if (rq && rq->proc == p)
 		return AS_END_OWN;
 	/* an exited P is judged by the exit statistics below */
@@ -845,8 +858,10 @@ static enum antic_verdict anticipate(struct as_sched *as, u64 now)
 		as->cnt.antic_started++;
 		if (as->antic_proc->nr_in_flight > (as->antic_rq_done ? 0U : 1U))
 			as->cnt.waits_in_flight++;
-		if (as->antic_rq_done)
-			wait_next(as, now);
+		if (as->antic_rq_done)	/* timed from P's completion, as 2.6 did */
+			wait_next(as, as->antic_proc->have_completion ?
+				      antic_min64(now, as->antic_proc->last_completion) :
+				      now);
 		else
 			as->antic_state = AS_ANTIC_WAIT_REQ;
 	}

@@ -155,7 +155,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 40
+#define AS_NR_COUNTERS 41
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,

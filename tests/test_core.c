@@ -1504,6 +1504,46 @@ static void test_share_write_batch_by_time(void)
 	}
 }
 
+/*
+ * A wait is timed from P's last completion, as 2.6's was: a read of
+ * another process arriving antic_expire or more after it is served at
+ * once (declined_timeout), one arriving sooner waits only the rest.
+ */
+static void test_wait_from_completion(void)
+{
+	int late;
+
+	for (late = 0; late <= 1; late++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *pr, *qr, *rq;
+		u64 t = late ? 50 * MS : 4 * MS;
+
+		fresh(&as);
+		antic_proc_init(&p);
+		antic_proc_init(&q);
+		as.tun.newcomer_expire = 0;	/* plain AS */
+		pr = mk(1000, true, &p);
+		as_add(&as, pr, 0);
+		CHECK(next(&as, 0) == pr);
+		as_complete(&as, pr, 1 * MS);
+		CHECK_EQ(as_dispatch(&as, 1 * MS, &rq), ANTIC_EMPTY);
+		qr = mk(300000000, true, &q);
+		as_add(&as, qr, t);
+		if (late) {
+			CHECK(next(&as, t) == qr);
+			CHECK_EQ(as.cnt.antic_declined[AS_END_TIMEOUT], 1);
+			CHECK_EQ(as.cnt.antic_started, 0);
+		} else {
+			CHECK_EQ(as_dispatch(&as, t, &rq), ANTIC_IDLE);
+			CHECK_EQ(as_get_expiry(&as), 1 * MS + as.tun.antic_expire);
+			as_handle_expiry(&as, 7 * MS);
+			CHECK(next(&as, 7 * MS) == qr);
+			CHECK_EQ(as.cnt.antic_end[AS_END_TIMEOUT], 1);
+		}
+	}
+}
+
 /* ---- the newcomer favour ---- */
 
 /*
@@ -2256,6 +2296,7 @@ void suite_core(void)
 	RUN(test_share_read_batch_cut);
 	RUN(test_share_history_decays);
 	RUN(test_share_write_batch_by_time);
+	RUN(test_wait_from_completion);
 	RUN(test_newcomer_goes_first);
 	RUN(test_newcomer_expires);
 	RUN(test_newcomer_plug);
