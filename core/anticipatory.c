@@ -255,7 +255,7 @@ static u64 wait_deadline(const struct as_sched *as)
 	return as->antic_start + as->tun.antic_expire;
 }
 
-/* Is @rq close to where P left the head, given how long we have waited? */
+/* Is @rq close to where P left the head, given how long P has been done? */
 static bool close_to_head(const struct as_sched *as,
 			  const struct antic_proc *p,
 			  const struct antic_rq *rq, u64 now)
@@ -643,19 +643,20 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 		return AS_END_THINK;
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
 		return AS_END_TIMEOUT;
+	if (rq && rq->proc == p)
+		return AS_END_OWN;
 	/*
-	 * Not yet waiting, and P's last request completed antic_expire ago
-	 * or more: a wait from then would be over (2.6's AS timed it from
-	 * that completion, ioc_finished), and P has thought longer than
-	 * any wait would give it. Without this, a read arriving after the
-	 * disk had idled waited antic_expire for a long-gone P.
+	 * Not yet waiting, and P's last request (of either class) completed
+	 * antic_expire ago or more: a wait timed from then, as 2.6's was
+	 * (ioc_finished, antic_start), would be over, and P has thought
+	 * longer than any wait would give it. Timed from the dispatch that
+	 * decides it instead, a read arriving after the disk had idled
+	 * waited antic_expire for a process silent for seconds.
 	 */
 	if (as->antic_state == AS_ANTIC_OFF && as->antic_rq_done &&
 	    p->have_completion && !p->nr_in_flight &&
 	    now >= p->last_completion + as->tun.antic_expire)
 		return AS_END_TIMEOUT;
-	if (rq && rq->proc == p)
-		return AS_END_OWN;
 	/* an exited P is judged by the exit statistics below */
 	if (rq && rq->newcomer && as->tun.newcomer_expire && !p->exited &&
 	    !favoured(as, p, now))
@@ -1257,6 +1258,9 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 	as->ghost.nr_sync_in_flight = 0;
 	as->antic_proc = &as->ghost;
 	if (!as->antic_rq_done) {
+		/* its request at the drive will not count: time from the exit */
+		as->ghost.last_completion = now;
+		as->ghost.have_completion = true;
 		as->antic_rq_done = true;
 		if (as->antic_state == AS_ANTIC_WAIT_REQ)
 			wait_next(as, now);

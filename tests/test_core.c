@@ -1506,23 +1506,27 @@ static void test_share_write_batch_by_time(void)
 
 /*
  * A wait is timed from P's last completion, as 2.6's was: a read of
- * another process arriving antic_expire or more after it is served at
- * once (declined_timeout), one arriving sooner waits only the rest.
+ * another process arriving antic_expire or more after it (exactly then,
+ * or much later) is served at once (declined_timeout), one arriving
+ * sooner waits only the rest.
  */
 static void test_wait_from_completion(void)
 {
-	int late;
+	static const u64 arrive[] = { 4 * MS, 7 * MS, 50 * MS };
+	int i;
 
-	for (late = 0; late <= 1; late++) {
+	for (i = 0; i < 3; i++) {
 		struct as_sched as;
 		struct antic_proc p, q;
 		struct antic_rq *pr, *qr, *rq;
-		u64 t = late ? 50 * MS : 4 * MS;
+		u64 t = arrive[i];
+		bool late = i > 0;
 
 		fresh(&as);
 		antic_proc_init(&p);
 		antic_proc_init(&q);
 		as.tun.newcomer_expire = 0;	/* plain AS */
+		as.tun.antic_expire = 6 * MS;
 		pr = mk(1000, true, &p);
 		as_add(&as, pr, 0);
 		CHECK(next(&as, 0) == pr);
@@ -1542,6 +1546,38 @@ static void test_wait_from_completion(void)
 			CHECK_EQ(as.cnt.antic_end[AS_END_TIMEOUT], 1);
 		}
 	}
+}
+
+/*
+ * P exits with its read at the drive: the wait on it is timed from the
+ * exit (its record's last completion is older), not from before that
+ * read was even sent.
+ */
+static void test_wait_from_exit(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *r1, *r2, *qr, *rq;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	as.tun.newcomer_expire = 0;
+	as.tun.antic_expire = 6 * MS;
+	as.exit_no_coop = 0;	/* cooperators expected: an exited P is waited on */
+	r1 = mk(1000, true, &p);
+	as_add(&as, r1, 0);
+	CHECK(next(&as, 0) == r1);
+	as_complete(&as, r1, 1 * MS);
+	r2 = mk(1008, true, &p);
+	as_add(&as, r2, 1500 * MS / 1000);
+	CHECK(next(&as, 1500 * MS / 1000) == r2);
+	as_proc_exit(&as, &p, 2 * MS);
+	qr = mk(300000000, true, &q);
+	as_add(&as, qr, 4 * MS);
+	CHECK_EQ(as_dispatch(&as, 4 * MS, &rq), ANTIC_IDLE);
+	CHECK_EQ(as_get_expiry(&as), 2 * MS + as.tun.antic_expire);
+	CHECK_EQ(as.cnt.antic_declined[AS_END_TIMEOUT], 0);
 }
 
 /* ---- the newcomer favour ---- */
@@ -2297,6 +2333,7 @@ void suite_core(void)
 	RUN(test_share_history_decays);
 	RUN(test_share_write_batch_by_time);
 	RUN(test_wait_from_completion);
+	RUN(test_wait_from_exit);
 	RUN(test_newcomer_goes_first);
 	RUN(test_newcomer_expires);
 	RUN(test_newcomer_plug);
