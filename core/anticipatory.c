@@ -426,16 +426,18 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 
 /*
  * The newcomer both halves of the plug act for, or NULL: the plug is on
- * and, as a kept write batch, only where reads are anticipated (a disk)
- * and on a drive that queues (at depth 1 nothing else is there).
+ * and, as a kept write batch, only where reads are anticipated (a disk),
+ * and where there is something to hold: @room, a drive that queues for
+ * the dispatch half (at depth 1 nothing else is there), tags enough to
+ * share for the tag half.
  */
 static const struct antic_proc *plug_newcomer(const struct as_sched *as,
-					      u64 now)
+					      bool room, u64 now)
 {
 	const struct antic_proc *np = as->newcomer;
 
 	if (!np || !as->tun.newcomer_plug || !as->tun.antic_expire ||
-	    !as->drive_queues || !newcomer(as, np, now))
+	    !room || !newcomer(as, np, now))
 		return NULL;
 	return np;
 }
@@ -459,7 +461,7 @@ static bool newcomer_plugs(const struct as_sched *as,
 
 	if (!rq || rq->write || rq->newcomer)
 		return false;
-	np = plug_newcomer(as, now);
+	np = plug_newcomer(as, as->drive_queues, now);
 	if (!np)
 		return false;
 	if (!np->nr_queued && !np->nr_in_flight &&
@@ -472,11 +474,19 @@ static bool newcomer_plugs(const struct as_sched *as,
 }
 
 bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
-			     u64 now)
+			     u32 tags, u64 now)
 {
-	/* a process yet to read is as new as any: its first read is not held */
+	/*
+	 * A process yet to read is as new as any: its first read is not
+	 * held. Tags enough to share: at depth 1 a drive never queues, but
+	 * the host may still hand out many tags (hddsim at depth 1: 64, all
+	 * taken by ten readers' read-ahead, python beside them 161 s in
+	 * antic-sim); with the two a depth-1 device gets from 6.18 on, the
+	 * readers would be left one.
+	 */
 	if (!p || !p->have_first || favoured(as, p, now) ||
-	    !plug_newcomer(as, now))
+	    !plug_newcomer(as, as->drive_queues || tags >= AS_TAGS_SHARED,
+			   now))
 		return false;
 	as->cnt.newcomer_tags++;
 	return true;

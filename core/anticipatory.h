@@ -38,6 +38,8 @@
  * up to 733 ms after git did (antic-sim), and must not outrank it.
  */
 #define AS_NEWCOMER_SETTLE (750 * ANTIC_NSEC_PER_MSEC)
+/* The newcomer plug's tag half acts at any depth from this many tags on. */
+#define AS_TAGS_SHARED 8
 
 /*
  * Tunables, in ns, or counts where the table says so. Names as the sysfs
@@ -306,11 +308,12 @@ void as_estimates(const struct as_sched *as, struct as_estimates *e);
  * processes that are no newcomers may not take them all: a load's
  * read-ahead filling every tag would leave the newcomer's next read
  * blocked before it reaches the scheduler, where no rule sees it.
- * Counts the answers that are yes. A host may skip the call (and its
- * locks) while @now is past newcomer_until.
+ * @tags: the scheduler's tags (nr_requests). Counts the answers that
+ * are yes. A host may skip the call (and its locks) while @now is past
+ * newcomer_until.
  */
 bool as_newcomer_limits_tags(struct as_sched *as, const struct antic_proc *p,
-			     u64 now);
+			     u32 tags, u64 now);
 /* Find a queued request starting at @sector (front merge lookup). */
 struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
 				     u64 sector);

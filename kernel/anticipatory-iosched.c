@@ -235,7 +235,7 @@ static bool asmq_newcomer_limits(struct asmq_data *ad, struct request_queue *q)
 	if (icq) {
 		spin_lock(&ad->lock);
 		limit = as_newcomer_limits_tags(&ad->as, &icq_to_aic(icq)->proc,
-						now);
+						q->nr_requests, now);
 		spin_unlock(&ad->lock);
 	}
 	spin_unlock_irqrestore(&q->queue_lock, flags);

@@ -77,7 +77,8 @@ static unsigned tag_limit(struct sim *s, const struct sim_rq *rq)
 		return part;
 	/* a newcomer first: the call is a replay's every request else */
 	if (s->pol == POL_AS && s->u.as.newcomer && !rq->rq.write &&
-	    rq->rq.proc && as_newcomer_limits_tags(&s->u.as, rq->rq.proc, s->now))
+	    rq->rq.proc && as_newcomer_limits_tags(&s->u.as, rq->rq.proc,
+						  s->set->nr_requests, s->now))
 		return part;
 	return all;
 }

@@ -1868,22 +1868,22 @@ static void test_newcomer_tags(void)
 	as_add(&as, mk(900000, true, &np), t);
 	as_add(&as, mk(800000, true, &peer), t + 50 * MS);
 	CHECK(as.newcomer == &peer);	/* the last to queue a read */
-	CHECK(as_newcomer_limits_tags(&as, &old, t + 100 * MS));
-	CHECK(!as_newcomer_limits_tags(&as, &np, t + 100 * MS));
-	CHECK(!as_newcomer_limits_tags(&as, &peer, t + 100 * MS));
-	CHECK(!as_newcomer_limits_tags(&as, &unborn, t + 100 * MS));
-	CHECK(!as_newcomer_limits_tags(&as, NULL, t + 100 * MS));
+	CHECK(as_newcomer_limits_tags(&as, &old, 64, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &np, 64, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &peer, 64, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &unborn, 64, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, NULL, 64, t + 100 * MS));
 	CHECK_EQ(as.cnt.newcomer_tags, 1);
 	/* its favour ends 3 s after its first read */
 	CHECK_EQ(as.newcomer_until, t + 3050 * MS);
-	CHECK(!as_newcomer_limits_tags(&as, &old, t + 3050 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 3050 * MS));
 	as.tun.newcomer_plug = 0;
-	CHECK(!as_newcomer_limits_tags(&as, &old, t + 100 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 100 * MS));
 	as.tun.newcomer_plug = 2;
 	/* the newcomer exits: nothing to hold tags for */
 	as_proc_exit(&as, &peer, t + 200 * MS);
 	CHECK(!as.newcomer);
-	CHECK(!as_newcomer_limits_tags(&as, &old, t + 200 * MS));
+	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 200 * MS));
 }
 
 /*
@@ -1920,8 +1920,8 @@ static void test_newcomer_outrank(void)
 		as_add(&as, ar2, tb);
 		CHECK_EQ(ar2->newcomer, !yields);
 		CHECK_EQ(as.cnt.newcomer_yields, (u64)yields);
-		CHECK_EQ(as_newcomer_limits_tags(&as, &a, tb), yields);
-		CHECK(!as_newcomer_limits_tags(&as, &b, tb));
+		CHECK_EQ(as_newcomer_limits_tags(&as, &a, 64, tb), yields);
+		CHECK(!as_newcomer_limits_tags(&as, &b, 64, tb));
 		CHECK(next(&as, tb) == (yields ? br : ar));
 		/* the latest exits: the earlier one, still new, is favoured */
 		as_proc_exit(&as, &b, tb + 1 * MS);
@@ -1930,7 +1930,7 @@ static void test_newcomer_outrank(void)
 		CHECK(ar->newcomer);
 		/* its reads queued before keep their lot; B's, gone, lose theirs */
 		CHECK_EQ(as.new_queued, yields ? 1 : 2);
-		CHECK(!as_newcomer_limits_tags(&as, &a, tb + 1 * MS));
+		CHECK(!as_newcomer_limits_tags(&as, &a, 64, tb + 1 * MS));
 	}
 }
 
@@ -1981,7 +1981,7 @@ static void test_newcomer_outrank_again(void)
 	as_add(&as, cr, 2600 * MS);	/* C silent 2.1 s: a new start */
 	CHECK(as.newcomer == &c && as.newcomer_until == 5600 * MS);
 	CHECK(!ar->newcomer && cr->newcomer && as.new_queued == 1);
-	CHECK(as_newcomer_limits_tags(&as, &a, 2700 * MS));
+	CHECK(as_newcomer_limits_tags(&as, &a, 64, 2700 * MS));
 	CHECK(next(&as, 2600 * MS) == cr);
 }
 
@@ -2045,7 +2045,10 @@ static void test_newcomer_plug_edges(void)
 	CHECK(!as.drive_queues);
 	r = mk(1000, true, &p);
 	as_add(&as, r, t);
-	CHECK(!as_newcomer_limits_tags(&as, &q, t));
+	CHECK(!as_newcomer_limits_tags(&as, &q, 2, t));
+	/* unless the host has many tags to share (hddsim at depth 1: 64) */
+	CHECK(as_newcomer_limits_tags(&as, &q, AS_TAGS_SHARED, t));
+	CHECK(!as_newcomer_limits_tags(&as, &q, AS_TAGS_SHARED - 1, t));
 }
 
 /*
