@@ -315,7 +315,7 @@ static inline bool newcomer(const struct as_sched *as,
  * started after it waiting in one FIFO with the load's readers: ten fio
  * readers started within a second of a start-up's end inherit its favour
  * (the burst rule), as in the benchmark's back-to-back start-ups (antic-sim,
- * st2000dm006 at depth 32: python 3.48 -> 2.19 s after such a load, 58.1
+ * st2000dm006 at depth 32: python 3.48 -> 2.3 s after such a load, 58.1
  * -> 2.3 s at read_ahead_kb 1024); so do readers started 150 ms apart.
  */
 static inline bool favoured(const struct as_sched *as,
