@@ -138,6 +138,16 @@ elif grep -q 'chain.blkparse:1: sector: 2097152000 + 16384 is beyond' "$out/far.
 else
 	cat "$out/far.err"; ko "antic-sim replay --offset past the disk's end is refused"
 fi
+# python's start-up under anticipatory beside a load in antic-sim:
+# OUT JOBS START DISK DEPTH READ_AHEAD_KB [--set ...]
+python_beside() {
+	o=$1 jobs=$2 start=$3 d=$4 q=$5 ra=$6
+	shift 6
+	"$sim" replay --quiet --output-format json --scheduler anticipatory \
+		--set disk="$d" --set queue_depth="$q" --set read_ahead_kb="$ra" "$@" \
+		--time-scale 0.1 --start "$start" --jobs "$jobs" \
+		bench/startup/python.blkparse > "$o" 2>> "$out/sim.err"
+}
 # the newcomer plug: a program starting beside ten sequential readers at
 # depth 32 with 7.3's 1 MiB read-ahead (read_ahead_kb in bench/results'
 # vmbench logs) finds the drive's slots full of their read-ahead, and the
@@ -145,11 +155,8 @@ fi
 # and take at most three quarters of the tags; so it starts over five
 # times as fast, and the readers keep more than half their throughput
 for plug in 0 2; do
-	WARM=2 "$sim" replay --quiet --output-format json --scheduler anticipatory \
-		--set disk=st2000dm006 --set queue_depth=32 --set read_ahead_kb=1024 \
-		--set newcomer_plug=$plug --time-scale 0.1 --start 2000ms \
-		--jobs bench/jobs/startup-10r-seq.fio bench/startup/python.blkparse \
-		> "$out/plug$plug.json" 2>> "$out/sim.err"
+	python_beside "$out/plug$plug.json" bench/jobs/startup-10r-seq.fio 2000ms \
+		st2000dm006 32 1024 --set newcomer_plug=$plug
 done
 python3 - "$out/plug0.json" "$out/plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
@@ -172,11 +179,8 @@ PY
 # many tags (hddsim at depth 1 has 64; 7.3 gives it read_ahead_kb 256):
 # the readers' read-ahead filled all of them, and python waited 161 s
 for plug in 0 2; do
-	"$sim" replay --quiet --output-format json --scheduler anticipatory \
-		--set disk=ide2003 --set queue_depth=1 --set read_ahead_kb=256 \
-		--set newcomer_plug=$plug --time-scale 0.1 --start 2000ms \
-		--jobs bench/jobs/startup-10r-seq.fio bench/startup/python.blkparse \
-		> "$out/d1plug$plug.json" 2>> "$out/sim.err"
+	python_beside "$out/d1plug$plug.json" bench/jobs/startup-10r-seq.fio 2000ms \
+		ide2003 1 256 --set newcomer_plug=$plug
 done
 python3 - "$out/d1plug0.json" "$out/d1plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
@@ -195,10 +199,7 @@ PY
 # a load that inherited a finished program's favour (every reader a
 # newcomer) yields to a start-up 2 s younger: about as fast as beside
 # the load above (before the yield: 58 s against 2.6)
-"$sim" replay --quiet --output-format json --scheduler anticipatory \
-	--set disk=st2000dm006 --set queue_depth=32 --set read_ahead_kb=1024 \
-	--time-scale 0.1 --start 3500ms --jobs $dir/load-after-program.fio \
-	bench/startup/python.blkparse > "$out/after.json" 2>> "$out/sim.err"
+python_beside "$out/after.json" $dir/load-after-program.fio 3500ms st2000dm006 32 1024
 python3 - "$out/plug2.json" "$out/after.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
 base, after = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
