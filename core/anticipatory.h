@@ -38,6 +38,13 @@
  * up to 733 ms after git did (antic-sim), and must not outrank it.
  */
 #define AS_NEWCOMER_SETTLE (750 * ANTIC_NSEC_PER_MSEC)
+/*
+ * A newcomer whose own reads are on average this far apart (sectors,
+ * 1 MiB) is a program starting, its files scattered, and not a stream:
+ * antic-sim's python start-up 50 MiB, git's main process 2.5-8 MiB, a cat
+ * or fio streamer 0 (its next read continues the last).
+ */
+#define AS_NEWCOMER_SEEKY 2048
 /* The newcomer plug's tag half acts at any depth from this many tags on. */
 #define AS_TAGS_SHARED 8
 
@@ -144,6 +151,7 @@ struct as_counters {
 	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
+	u64 newcomer_cuts;	/* write batches cut short for a program starting */
 };
 
 /*
@@ -157,7 +165,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 41
+#define AS_NR_COUNTERS 42
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,

@@ -138,14 +138,14 @@ elif grep -q 'chain.blkparse:1: sector: 2097152000 + 16384 is beyond' "$out/far.
 else
 	cat "$out/far.err"; ko "antic-sim replay --offset past the disk's end is refused"
 fi
-# python's start-up under anticipatory beside a load in antic-sim:
-# OUT JOBS START DISK DEPTH READ_AHEAD_KB [--set ...]
+# python's start-up under anticipatory beside a load in antic-sim (JOBS
+# empty: alone): OUT JOBS START DISK DEPTH READ_AHEAD_KB [--set ...]
 python_beside() {
 	o=$1 jobs=$2 start=$3 d=$4 q=$5 ra=$6
 	shift 6
 	"$sim" replay --quiet --output-format json --scheduler anticipatory \
 		--set disk="$d" --set queue_depth="$q" --set read_ahead_kb="$ra" "$@" \
-		--time-scale 0.1 --start "$start" --jobs "$jobs" \
+		--time-scale 0.1 --start "$start" ${jobs:+--jobs "$jobs"} \
 		bench/startup/python.blkparse > "$o" 2>> "$out/sim.err"
 }
 # the newcomer plug: a program starting beside ten sequential readers at
@@ -214,8 +214,34 @@ checks = [
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
+# a program starting beside five writers and five streamers (5r5w-seq, the
+# writers dirty-throttled): the writes' claims (a batch owed by the share
+# rule, a kept batch) wait while it starts, so it takes at most 2.5 times
+# as long as alone (before: 14.5 s at --offset 30g, 7.5 times; deadline
+# 40 s), and the writers keep at least a fifth of the load's throughput
+python_beside "$out/alone.json" "" 2000ms st2000dm006 32 128
+python_beside "$out/cuts.json" bench/jobs/startup-5r5w-seq.fio 2000ms st2000dm006 32 128
+python3 - "$out/alone.json" "$out/cuts.json" >> "$out/simchecks" 2>&1 <<'PY'
+import json, sys
+alone, cuts = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
+t = lambda r: r["sim_time_ns"] / 1e9 - 2
+mbps = lambda d, job: sum(j[d]["io_bytes"] for j in cuts["jobs"] if j["jobname"].startswith(job)) / cuts["sim_time_ns"] * 1e3
+wr, rd = mbps("write", "writer"), mbps("read", "reader")
+checks = [
+    ("the writes' claims wait for a program starting (%d cuts)" % cuts["anticipation"]["newcomer_cuts"],
+     cuts["anticipation"]["newcomer_cuts"] > 0),
+    ("a start-up beside 5r5w-seq within 2.5 times its time alone (%.2f s, alone %.2f s)" % (t(cuts), t(alone)),
+     t(cuts) <= 2.5 * t(alone)),
+    ("the writers keep a fifth of the load's throughput (%.1f of %.1f MB/s)" % (wr, wr + rd),
+     wr >= 0.2 * (wr + rd)),
+]
+for name, good in checks:
+    print("%s sim: %s" % ("PASS" if good else "FAIL", name))
+PY
 cat "$out/simchecks"
 pass=$((pass + $(grep -c '^PASS' "$out/simchecks"))) fail=$((fail + $(grep -c '^FAIL' "$out/simchecks")))
+# a checker that crashed (no JSON, a missing key) checked nothing
+! grep -q '^Traceback' "$out/simchecks" || ko "every sim checker ran to its end"
 grep -q '^PASS' "$out/simchecks" || ko "sim checks ran"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

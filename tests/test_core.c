@@ -2104,6 +2104,119 @@ static void test_newcomer_edges(void)
 }
 
 /*
+ * A program starting (a seeky newcomer) holds the writes' claims back
+ * where the drive queues; a stream starting does not. P has streamed for
+ * 3.5 s; Q starts with two reads @gap apart (200000 sectors: a program,
+ * modes 1 and 3; 0: a stream, its second read where its first ended), a
+ * writer is dirty-throttled and writes and P's next read wait. Mode 0 has
+ * no Q; mode 3's drive does not queue (depth 1: the rule stays out).
+ */
+static void newcomer_cut_scene(struct as_sched *as, struct antic_proc *p,
+			       struct antic_proc *q, int mode, u64 *t)
+{
+	u64 gap = mode == 1 || mode == 3 ? 200000 : 0;
+	struct antic_rq *q1, *q2;
+
+	two_procs(as, p, q, 1);
+	*t = grow_old(as, p, 1000, 3500 * MS);
+	as->drive_queues = mode != 3;	/* as after three requests at once */
+	if (mode) {
+		q1 = mk(300000000, true, q);
+		as_add(as, q1, *t);
+		CHECK(next(as, *t) == q1);
+		as_complete(as, q1, *t + 1 * MS);
+		q2 = mk(300000008 + gap, true, q);
+		as_add(as, q2, *t + 2 * MS);
+		CHECK(next(as, *t + 2 * MS) == q2);
+		as_complete(as, q2, *t + 3 * MS);
+		CHECK(q->seek_samples && (q->seek_mean > AS_NEWCOMER_SEEKY) == !!gap);
+	}
+	as_handle_expiry(as, *t + 30 * MS);	/* no wait on Q is left */
+	*t += 30 * MS;
+	as_dirty_throttled(as, true);
+	as_add(as, mk(900000, false, NULL), *t);
+	as_add(as, mk(900008, false, NULL), *t);
+	as_add(as, mk(1000 + 8 * 1167, true, p), *t);
+}
+
+static void test_newcomer_cuts_owed_batch(void)
+{
+	int mode;
+
+	for (mode = 0; mode < 4; mode++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *w;
+		u64 t;
+
+		newcomer_cut_scene(&as, &p, &q, mode, &t);
+		/* P's read batch ran out long ago: writes, and how long */
+		w = next(&as, t);
+		CHECK(w && !w->sync);
+		CHECK_EQ(as.write_batch_owed, mode != 1);
+		CHECK_EQ(as.cnt.write_batches_long, (u64)(mode != 1));
+		CHECK_EQ(as.cnt.newcomer_cuts, (u64)(mode == 1));
+		CHECK_EQ(as.batch_expires, t + (mode == 1 ? as.tun.write_batch_expire :
+							     as.tun.read_batch_expire));
+		/* the batch runs out with writes still waiting: reads, how long */
+		w = next(&as, t);
+		CHECK(w && !w->sync);
+		as_add(&as, mk(900016, false, NULL), t + 1 * MS);
+		as_complete(&as, w, t + 2 * MS);
+		w = next(&as, t + 600 * MS);
+		CHECK(w && w->sync && w->proc == &p);
+		CHECK_EQ(as.read_batch_short, mode != 1);
+	}
+}
+
+/*
+ * A kept write batch (rule 1's other half) ends when a program starting
+ * has a read queued, drained to K as any turn to reads; a stream's read,
+ * or the program's favour over, leaves it kept.
+ */
+static void test_newcomer_cuts_kept_batch(void)
+{
+	int mode;
+
+	for (mode = 0; mode < 3; mode++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *w1, *w2, *pr, *qr, *rq;
+		u64 t;
+
+		newcomer_cut_scene(&as, &p, &q, mode, &t);
+		as_dirty_throttled(&as, false);	/* AS's short write batches */
+		w1 = next(&as, t);
+		w2 = next(&as, t);
+		CHECK(w1 && w2 && !w1->sync && !w2->sync);
+		pr = as.q[ANTIC_SYNC].fifo_head;
+		CHECK(pr && pr->proc == &p);
+		/* both writes at the drive, none queued: kept, P's read waits */
+		CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
+		CHECK_EQ(as.cnt.writes_kept, 1);
+		if (!mode)
+			continue;
+		/* Q's next read: the program's far on, the stream's where it was */
+		qr = mk(mode == 1 ? 300400000 : 300000016, true, &q);
+		as_add(&as, qr, t + 1 * MS);
+		CHECK(qr->newcomer);
+		rq = next(&as, t + 1 * MS);
+		if (mode == 2) {
+			CHECK(rq == NULL);	/* still kept */
+			CHECK_EQ(as.cnt.newcomer_cuts, 0);
+			continue;
+		}
+		/* cut: the reads' turn (the FIFO's head first), the writes
+		 * (2 <= K) left at the drive */
+		CHECK(rq == pr);
+		CHECK_EQ(as.cnt.newcomer_cuts, 1);
+		CHECK_EQ(as.batch_dir, ANTIC_SYNC);
+		CHECK_EQ(as.in_flight[ANTIC_ASYNC], 2);
+		CHECK(next(&as, t + 1 * MS) == qr);
+	}
+}
+
+/*
  * Newcomer P's read and P's buffered write at the drive (the write left
  * from the write batch: rule 2 lets reads start beside K writes), Q's
  * read queued: the wait on P's read ends its WAIT_REQ when P's last
@@ -2347,5 +2460,7 @@ void suite_core(void)
 	RUN(test_newcomer_burst);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
+	RUN(test_newcomer_cuts_owed_batch);
+	RUN(test_newcomer_cuts_kept_batch);
 	RUN(test_wait_req_ends_on_any_completion);
 }
