@@ -126,7 +126,7 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("newcomer_yields", newcomer_yields,
 	       "newcomers' reads that yielded to a later newcomer"),
 	AS_CNT("newcomer_cuts", newcomer_cuts,
-	       "write batches cut short for a program starting"),
+	       "times a write batch was cut short for a program starting"),
 };
 #undef AS_CNT
 
@@ -332,27 +332,40 @@ static inline bool favoured(const struct as_sched *as,
 }
 
 /*
- * Is a program starting where the drive queues: the latest newcomer still
- * favoured and seeky (AS_NEWCOMER_SEEKY)? While one is, the writes'
- * claims on the disk wait:
- * no write batch owed by the share rule, no read batch cut for one, and a
- * kept write batch (rule 1's other half) ends once the newcomer has a
- * read queued. Those claims are for a writer that shares the disk for
- * minutes; a start-up lasts seconds. Streamers are left out: write-vs-read's
- * cat is a newcomer for its first 3 s and its writer's share comes from
- * kept batches (25-29 % of the bandwidth, 9-13 % when they ended for cat).
- * antic-sim, st2000dm006 at depth 32 beside 5r5w-seq: python 14.5 -> 4.1 s,
- * git 10.4 -> 3.1 s (each part alone: 13.2-15.0 s); Morton's examples
- * unchanged but random-vs-write (p50 27.1 -> 25.8 ms on ide2003). Not at
- * depth 1, where antic-sim had it both ways (ide2003 beside 5r5w: git
- * 23.8 -> 18.8 s at read_ahead_kb 128, 17.4 -> 24.6 s at 256).
+ * Is @np at work: a request of its queued or at the drive, or one
+ * completed within AS_MAX_THINKTIME (beyond which it would not be waited
+ * on either)?
+ */
+static bool newcomer_active(const struct antic_proc *np, u64 now)
+{
+	return np->nr_queued || np->nr_in_flight ||
+	       (np->have_completion &&
+		now < np->last_completion + AS_MAX_THINKTIME);
+}
+
+/*
+ * Is a program starting, where the drive queues: a favoured newcomer
+ * that seeks (its own reads on average more than AS_NEWCOMER_SEEKY apart;
+ * as_add notes its favour's end in starting_until), not outranked since,
+ * and the latest newcomer (it, or its workers) at work? While one is, the
+ * writes' claims on the disk wait: no write batch owed by the share rule,
+ * no read batch cut for one, and a kept write batch (rule 1's other half)
+ * ends once a newcomer has a read queued. Those claims are for a writer
+ * that shares the disk for minutes; a start-up lasts seconds. Streamers
+ * are left out: write-vs-read's cat is a newcomer for its first seconds
+ * and its writer's share comes from kept batches (25-29 % of the
+ * bandwidth, 9-13 % when they ended for cat). antic-sim, st2000dm006 at
+ * depth 32 beside 5r5w-seq: python 14.5 -> 4.1 s, git 10.4 -> 3.1 s (with
+ * one of the three parts only, python 13.2-15.2 s). Not at depth 1,
+ * where antic-sim had it both ways (ide2003 beside 5r5w: git 23.8 -> 18.8 s
+ * at read_ahead_kb 128, 17.4 -> 24.6 s at 256).
  */
 static bool newcomer_starts(const struct as_sched *as, u64 now)
 {
 	const struct antic_proc *np = as->newcomer;
 
-	return as->drive_queues && np && newcomer(as, np, now) &&
-	       np->seek_samples && np->seek_mean > AS_NEWCOMER_SEEKY;
+	return as->drive_queues && np && now < as->starting_until &&
+	       newcomer(as, np, now) && newcomer_active(np, now);
 }
 
 /* Some processes lost the favour: their queued reads lose their turn. */
@@ -424,6 +437,10 @@ static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
 	    (!np || as->newcomer_until == np->first_seen +
 					  as->tun.newcomer_expire))
 		return;
+	/* a program that outranks the one starting ends its start cut */
+	if (np && as->newcomer &&
+	    as->newcomer->first_seen + AS_NEWCOMER_SETTLE <= np->first_seen)
+		as->starting_until = 0;
 	as->newcomer = np;
 	if (np) {
 		as->newcomer_until = np->first_seen + as->tun.newcomer_expire;
@@ -490,9 +507,7 @@ static bool newcomer_plugs(const struct as_sched *as,
 	np = plug_newcomer(as, as->drive_queues, now);
 	if (!np)
 		return false;
-	if (!np->nr_queued && !np->nr_in_flight &&
-	    (!np->have_completion ||
-	     now >= np->last_completion + AS_MAX_THINKTIME))
+	if (!newcomer_active(np, now))
 		return false;
 	others = as->in_flight[ANTIC_SYNC] -
 		 antic_min64(np->nr_sync_in_flight, as->in_flight[ANTIC_SYNC]);
@@ -761,11 +776,16 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 			    newcomer(as, rq->proc, now))
 				as->cnt.newcomer_yields++;
 			newcomer_track(as, rq, now);
+			if (rq->newcomer && rq->proc->seek_samples &&
+			    rq->proc->seek_mean > AS_NEWCOMER_SEEKY)
+				as->starting_until = antic_max64(as->starting_until,
+					rq->proc->first_seen + as->tun.newcomer_expire);
 		}
 		rq->proc->nr_queued++;
 	}
-	if (dir == ANTIC_ASYNC)
-		as->holding = false;	/* a kept write batch has one to send */
+	/* a kept write batch has one to send, or may end for this read */
+	if (dir == ANTIC_ASYNC || (rq->newcomer && newcomer_starts(as, now)))
+		as->holding = false;
 	as->plugged = false;
 	if (waiting(as)) {
 		int reason = break_reason(as, rq, now);

@@ -151,7 +151,7 @@ struct as_counters {
 	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
-	u64 newcomer_cuts;	/* write batches cut short for a program starting */
+	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
 };
 
 /*
@@ -256,6 +256,7 @@ struct as_sched {
 	u32 new_queued;
 	struct antic_proc *newcomer;	/* the plug's: the latest-started favoured */
 	u64 newcomer_until;	/* ns: when its favour ends */
+	u64 starting_until;	/* ns: a seeky newcomer's favour (the start cut) */
 	bool plugged;		/* held for it: a completion reruns */
 	u64 burst_last;
 	u32 burst_size, burst_id;

@@ -2106,30 +2106,47 @@ static void test_newcomer_edges(void)
 /*
  * A program starting (a seeky newcomer) holds the writes' claims back
  * where the drive queues; a stream starting does not. P has streamed for
- * 3.5 s; Q starts with two reads @gap apart (200000 sectors: a program,
- * modes 1 and 3; 0: a stream, its second read where its first ended), a
- * writer is dirty-throttled and writes and P's next read wait. Mode 0 has
- * no Q; mode 3's drive does not queue (depth 1: the rule stays out).
+ * 3.5 s; Q (unless !c->q) starts with two reads c->gap apart (0: a stream,
+ * its second read where its first ended), a writer is dirty-throttled,
+ * writes and P's next read wait, and Q's next read too if c->q_reads (Q
+ * at work; without it Q's last completion is 30 ms old).
  */
-static void newcomer_cut_scene(struct as_sched *as, struct antic_proc *p,
-			       struct antic_proc *q, int mode, u64 *t)
+struct cut_case {
+	bool q, queues, q_reads, cut;
+	u64 gap, seek_mean;	/* Q's mean seek after the two reads */
+	const char *what;
+};
+
+static const struct cut_case cut_cases[] = {
+	{ false, true, false, false, 0, 0, "no newcomer" },
+	{ true, true, true, true, 200000, 200004, "a program starting" },
+	{ true, true, true, false, 0, 4, "a stream starting" },
+	{ true, false, true, false, 200000, 200004, "depth 1: the rule stays out" },
+	{ true, true, false, false, 200000, 200004, "the program idle (a poller)" },
+	{ true, true, true, false, 2044, 2048, "seeks of 1 MiB: no program" },
+	{ true, true, true, true, 2045, 2049, "seeks just past 1 MiB" },
+};
+
+static struct antic_rq *newcomer_cut_scene(struct as_sched *as,
+					   struct antic_proc *p,
+					   struct antic_proc *q,
+					   const struct cut_case *c, u64 *t)
 {
-	u64 gap = mode == 1 || mode == 3 ? 200000 : 0;
-	struct antic_rq *q1, *q2;
+	struct antic_rq *q1, *q2, *q3 = NULL;
 
 	two_procs(as, p, q, 1);
 	*t = grow_old(as, p, 1000, 3500 * MS);
-	as->drive_queues = mode != 3;	/* as after three requests at once */
-	if (mode) {
+	as->drive_queues = c->queues;	/* as after three requests at once */
+	if (c->q) {
 		q1 = mk(300000000, true, q);
 		as_add(as, q1, *t);
 		CHECK(next(as, *t) == q1);
 		as_complete(as, q1, *t + 1 * MS);
-		q2 = mk(300000008 + gap, true, q);
+		q2 = mk(300000008 + c->gap, true, q);
 		as_add(as, q2, *t + 2 * MS);
 		CHECK(next(as, *t + 2 * MS) == q2);
 		as_complete(as, q2, *t + 3 * MS);
-		CHECK(q->seek_samples && (q->seek_mean > AS_NEWCOMER_SEEKY) == !!gap);
+		CHECK_EQ(q->seek_mean, c->seek_mean);
 	}
 	as_handle_expiry(as, *t + 30 * MS);	/* no wait on Q is left */
 	*t += 30 * MS;
@@ -2137,27 +2154,34 @@ static void newcomer_cut_scene(struct as_sched *as, struct antic_proc *p,
 	as_add(as, mk(900000, false, NULL), *t);
 	as_add(as, mk(900008, false, NULL), *t);
 	as_add(as, mk(1000 + 8 * 1167, true, p), *t);
+	if (c->q && c->q_reads) {
+		/* on from where Q's last read ended, by the same gap */
+		q3 = mk(300000016 + 2 * c->gap, true, q);
+		as_add(as, q3, *t);
+	}
+	return q3;
 }
 
 static void test_newcomer_cuts_owed_batch(void)
 {
-	int mode;
+	size_t i;
 
-	for (mode = 0; mode < 4; mode++) {
+	for (i = 0; i < sizeof(cut_cases) / sizeof(cut_cases[0]); i++) {
+		const struct cut_case *c = &cut_cases[i];
 		struct as_sched as;
 		struct antic_proc p, q;
 		struct antic_rq *w;
 		u64 t;
 
-		newcomer_cut_scene(&as, &p, &q, mode, &t);
+		newcomer_cut_scene(&as, &p, &q, c, &t);
 		/* P's read batch ran out long ago: writes, and how long */
 		w = next(&as, t);
 		CHECK(w && !w->sync);
-		CHECK_EQ(as.write_batch_owed, mode != 1);
-		CHECK_EQ(as.cnt.write_batches_long, (u64)(mode != 1));
-		CHECK_EQ(as.cnt.newcomer_cuts, (u64)(mode == 1));
-		CHECK_EQ(as.batch_expires, t + (mode == 1 ? as.tun.write_batch_expire :
-							     as.tun.read_batch_expire));
+		CHECK_EQ(as.write_batch_owed, !c->cut);
+		CHECK_EQ(as.cnt.write_batches_long, (u64)!c->cut);
+		CHECK_EQ(as.cnt.newcomer_cuts, (u64)c->cut);
+		CHECK_EQ(as.batch_expires, t + (c->cut ? as.tun.write_batch_expire :
+							as.tun.read_batch_expire));
 		/* the batch runs out with writes still waiting: reads, how long */
 		w = next(&as, t);
 		CHECK(w && !w->sync);
@@ -2165,26 +2189,85 @@ static void test_newcomer_cuts_owed_batch(void)
 		as_complete(&as, w, t + 2 * MS);
 		w = next(&as, t + 600 * MS);
 		CHECK(w && w->sync && w->proc == &p);
-		CHECK_EQ(as.read_batch_short, mode != 1);
+		CHECK_EQ(as.read_batch_short, !c->cut);
+		if (as.cnt.newcomer_cuts != (u64)c->cut)
+			fprintf(stderr, "  (case: %s)\n", c->what);
 	}
 }
 
 /*
- * A kept write batch (rule 1's other half) ends when a program starting
- * has a read queued, drained to K as any turn to reads; a stream's read,
- * or the program's favour over, leaves it kept.
+ * A stream that starts AS_NEWCOMER_SETTLE or more after a program
+ * outranks it, and the program's start cut ends with its favour's lead:
+ * the program's later reads (yielded) do not bring the cut back for the
+ * stream.
+ */
+static void test_newcomer_cuts_outranked(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q, r;
+	struct antic_rq *q1, *q2, *r1, *qr, *rr, *w;
+	u64 t;
+
+	two_procs(&as, &p, &q, 1);
+	antic_proc_init(&r);
+	t = grow_old(&as, &p, 1000, 3500 * MS);
+	as.drive_queues = true;
+	q1 = mk(300000000, true, &q);
+	as_add(&as, q1, t);
+	CHECK(next(&as, t) == q1);
+	as_complete(&as, q1, t + 1 * MS);
+	q2 = mk(300200008, true, &q);
+	as_add(&as, q2, t + 2 * MS);
+	CHECK(next(&as, t + 2 * MS) == q2);
+	as_complete(&as, q2, t + 3 * MS);
+	CHECK(as.starting_until > t);
+	/* R, a stream, starts a second later */
+	t += 1000 * MS;
+	r1 = mk(400000000, true, &r);
+	as_add(&as, r1, t);
+	CHECK(as.newcomer == &r && as.starting_until == 0);
+	CHECK(next(&as, t) == r1);
+	as_complete(&as, r1, t + 1 * MS);
+	as_handle_expiry(&as, t + 30 * MS);
+	t += 30 * MS;
+	as_dirty_throttled(&as, true);
+	as_add(&as, mk(900000, false, NULL), t);
+	as_add(&as, mk(1000 + 8 * 1167, true, &p), t);
+	qr = mk(300400016, true, &q);	/* the program reads on, yielded */
+	as_add(&as, qr, t);
+	CHECK(!qr->newcomer);
+	rr = mk(400000008, true, &r);	/* the stream too */
+	as_add(&as, rr, t);
+	CHECK(rr->newcomer);
+	w = next(&as, t);
+	CHECK(w && !w->sync);
+	CHECK(as.write_batch_owed);
+	CHECK_EQ(as.cnt.newcomer_cuts, 0);
+}
+
+/*
+ * A kept write batch (rule 1's other half) ends when a newcomer's read
+ * arrives while a program starts, drained to K as any turn to reads, and
+ * the read makes the queue worth dispatching again (blk-mq asks has_work
+ * first); a stream's read, or one after the program's favour, leaves it
+ * kept. Modes: 0 no Q, 1 a program, 2 a stream, 3 the program's favour
+ * over when its read comes (newcomer_expire 100 ms here).
  */
 static void test_newcomer_cuts_kept_batch(void)
 {
 	int mode;
 
-	for (mode = 0; mode < 3; mode++) {
+	for (mode = 0; mode < 4; mode++) {
+		struct cut_case c = cut_cases[mode == 3 ? 1 : mode];
 		struct as_sched as;
 		struct antic_proc p, q;
 		struct antic_rq *w1, *w2, *pr, *qr, *rq;
 		u64 t;
 
-		newcomer_cut_scene(&as, &p, &q, mode, &t);
+		c.q_reads = false;
+		newcomer_cut_scene(&as, &p, &q, &c, &t);
+		if (mode == 3)
+			as.tun.newcomer_expire = 100 * MS;
 		as_dirty_throttled(&as, false);	/* AS's short write batches */
 		w1 = next(&as, t);
 		w2 = next(&as, t);
@@ -2194,14 +2277,16 @@ static void test_newcomer_cuts_kept_batch(void)
 		/* both writes at the drive, none queued: kept, P's read waits */
 		CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
 		CHECK_EQ(as.cnt.writes_kept, 1);
+		CHECK(!as_has_work(&as));
 		if (!mode)
 			continue;
 		/* Q's next read: the program's far on, the stream's where it was */
-		qr = mk(mode == 1 ? 300400000 : 300000016, true, &q);
-		as_add(&as, qr, t + 1 * MS);
-		CHECK(qr->newcomer);
-		rq = next(&as, t + 1 * MS);
-		if (mode == 2) {
+		qr = mk(mode == 2 ? 300000016 : 300400000, true, &q);
+		as_add(&as, qr, t + 100 * MS);
+		CHECK_EQ(qr->newcomer, mode != 3);
+		CHECK_EQ(as_has_work(&as), mode == 1);
+		rq = next(&as, t + 100 * MS);
+		if (mode != 1) {
 			CHECK(rq == NULL);	/* still kept */
 			CHECK_EQ(as.cnt.newcomer_cuts, 0);
 			continue;
@@ -2212,7 +2297,7 @@ static void test_newcomer_cuts_kept_batch(void)
 		CHECK_EQ(as.cnt.newcomer_cuts, 1);
 		CHECK_EQ(as.batch_dir, ANTIC_SYNC);
 		CHECK_EQ(as.in_flight[ANTIC_ASYNC], 2);
-		CHECK(next(&as, t + 1 * MS) == qr);
+		CHECK(next(&as, t + 100 * MS) == qr);
 	}
 }
 
@@ -2462,5 +2547,6 @@ void suite_core(void)
 	RUN(test_newcomer_edges);
 	RUN(test_newcomer_cuts_owed_batch);
 	RUN(test_newcomer_cuts_kept_batch);
+	RUN(test_newcomer_cuts_outranked);
 	RUN(test_wait_req_ends_on_any_completion);
 }
