@@ -158,7 +158,7 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->write_bound = 32;
 	t->sync_write_expire = 20 * ANTIC_NSEC_PER_MSEC;
 	t->share_window = 60000 * ANTIC_NSEC_PER_MSEC;	/* a minute of history */
-	t->newcomer_expire = 3000 * ANTIC_NSEC_PER_MSEC;
+	t->newcomer_expire = 8000 * ANTIC_NSEC_PER_MSEC;
 	t->newcomer_plug = 2;
 	as_fit_device(t, rotational);
 }
