@@ -212,7 +212,8 @@ static void asmq_exit_sched(struct elevator_queue *e)
  * read. The icq is current's own, and current holds its io_context; the
  * queue lock keeps ioc_destroy_icq away while we use it (6.1 and 6.12's
  * ioc_lookup_icq also want it held; 7.x needs only RCU, and bfq no longer
- * takes it there: taken here only in a favour's three seconds). Its
+ * takes it there: taken here only while a favour runs, newcomer_expire).
+ * Its
  * order before ours is ioc_clear_queue's (queue lock, ioc lock,
  * exit_icq, ours).
  */
@@ -615,9 +616,13 @@ static ssize_t asmq_tunable_store(struct elevator_queue *e, const char *page,
 	t = ad->as.tun;
 	*(u64 *)((char *)&t + d->off) = (u64)ms * d->scale;
 	as_set_tunables(&ad->as, &t);
-	/* a wait shortened now ends at its new time, not the old one */
-	asmq_arm_timer(ad);
-	spin_unlock_irqrestore(&ad->lock, flags);
+	/*
+	 * A wait shortened now ends at its new time, not the old one; and
+	 * has_work may have turned true (a kept write batch is judged
+	 * afresh, a new write_bound may end a drain), which no completion
+	 * would notice: it runs the queues only when has_work changes.
+	 */
+	asmq_unlock_and_run(ad, flags);
 	return count;
 }
 

@@ -194,13 +194,20 @@ inline int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 
 /*
  * The host's one timer for the policy: an EV_SCHED at the time it asks
- * for, unless one is already due no later.
+ * for, unless one is already due no later. A time already past fires at
+ * once, as an hrtimer set in the past does (a wait whose deadline passed
+ * while a FLUSH held the drive was otherwise never ended: has_work says
+ * no while a wait runs, so only the timer ends it).
  */
 static void blk_arm_timer(struct sim *s)
 {
 	uint64_t wake = s->ops->get_expiry ? s->ops->get_expiry(s->sched) : 0;
 
-	if (wake > s->now && (s->sched_wake <= s->now || wake < s->sched_wake)) {
+	if (!wake)
+		return;
+	if (wake < s->now)
+		wake = s->now;
+	if (s->sched_wake <= s->now || wake < s->sched_wake) {
 		s->sched_wake = wake;
 		event_push(s, wake, EV_SCHED, 0, NULL);
 	}
@@ -240,6 +247,9 @@ static void audit_write_bound(struct sim *s, const struct sim_rq *rq)
 /* Dispatch from the policy while the drive has room. */
 void blk_run_queue(struct sim *s)
 {
+	/* the module arms its timer after every event, room at the drive or not */
+	if (!drive_has_room(s))
+		blk_arm_timer(s);
 	while (drive_has_room(s)) {
 		struct antic_rq *arq;
 		struct sim_rq *rq;

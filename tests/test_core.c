@@ -863,6 +863,7 @@ static void test_nonrotational_default(void)
 	CHECK_EQ(t.write_expire, 250 * MS);
 	CHECK_EQ(t.read_batch_expire, 500 * MS);
 	CHECK_EQ(t.write_batch_expire, 125 * MS);
+	CHECK_EQ(t.newcomer_expire, 8000 * MS);
 }
 
 /* Each tunable is found by its name and points at its own field. */

@@ -1102,6 +1102,39 @@ static void test_fsync_flushes_write_cache(void)
 			(unsigned long long)nosync);
 }
 
+/*
+ * A wait whose deadline passes while a FLUSH holds the drive still ends:
+ * has_work says no while a wait runs (as blk-mq asks it), so only the
+ * timer can end it, and the timer must be armed with the drive full and
+ * fire at once for a time already past. Once the disk sat idle from
+ * 3.8 s to the end (util 11 %, the fsyncer 57 I/Os instead of 471).
+ */
+static void test_wait_ends_across_flush(void)
+{
+	static const char text[] =
+		"[antic-sim]\nqueue_depth=32\nwrite_cache=1\n"
+		"[global]\ntime_based\nruntime=30\n"
+		"[fsyncer]\nrw=rw\nbs=4k\nsize=8m\nfsync=2\n"
+		"[writer]\nrw=write\nbs=4k\nsize=64m\nioengine=libaio\niodepth=16\n";
+	struct sim_result r;
+	uint64_t ios = 0;
+	size_t i;
+
+	if (run_as(text, "6", &r))
+		return;
+	for (i = 0; i < r.nr_jobs; i++)
+		if (!strcmp(r.jobs[i].name, "fsyncer"))
+			ios = r.jobs[i].ios[0] + r.jobs[i].ios[1];
+	CHECK(!r.timed_out);
+	CHECK(r.disk_busy * 10 > r.sim_time * 9);	/* busy over 90 % of the run */
+	CHECK(ios > 200);
+	if (r.disk_busy * 10 <= r.sim_time * 9 || ios <= 200)
+		fprintf(stderr, "  busy %llu of %llu ns, fsyncer %llu I/Os\n",
+			(unsigned long long)r.disk_busy, (unsigned long long)r.sim_time,
+			(unsigned long long)ios);
+	sim_result_free(&r);
+}
+
 /* One job's bytes, by name, in a run of @text under noop. */
 static uint64_t noop_job_bytes(const char *text, const char *job, int dir,
 			       bool *timed_out)
@@ -1165,6 +1198,7 @@ static void test_write_cache_waiting_writes_progress(void)
 void suite_sim(void)
 {
 	RUN(test_write_cache_waiting_writes_progress);
+	RUN(test_wait_ends_across_flush);
 	RUN(test_fsync_flushes_write_cache);
 	RUN(test_watchdog);
 	RUN(test_rw_buffered_no_hang);
