@@ -325,8 +325,16 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 
 	if (p->finished)
 		return 0;
+	/*
+	 * S_THINK: an I/O the page cache served at once has queued the wake
+	 * that goes on after the wake-up delay. An async engine that went on
+	 * here queued one wake per cached I/O, each of which issued a burst
+	 * of its own: a buffered libaio rw=rw job over a cached file made
+	 * events without end while virtual time stood still.
+	 */
 	while (p->inflight < p->spec->iodepth && p->state != S_PAGES &&
-	       p->state != S_THROTTLED && p->state != S_FSYNC && !p->finished) {
+	       p->state != S_THROTTLED && p->state != S_FSYNC &&
+	       p->state != S_THINK && !p->finished) {
 		int rc = issue_one(s, p);
 
 		if (rc < 0)

@@ -1135,6 +1135,40 @@ static void test_wait_ends_across_flush(void)
 	sim_result_free(&r);
 }
 
+/*
+ * A buffered libaio rw=rw job over a file the page cache holds: each
+ * cached I/O queued a wake of its own and the engine issued on, so the
+ * wakes multiplied and the watchdog stopped the run ("virtual time
+ * standing still") at 38 ms of 2 s.
+ */
+static void test_libaio_cached_no_stall(void)
+{
+	static const char text[] =
+		"[antic-sim]\nqueue_depth=2\nwrite_cache=1\n"
+		"[j]\nrw=rw\nbs=128k\nsize=8m\ndirect=0\nioengine=libaio\n"
+		"time_based\nruntime=2\n";
+	struct workload w;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	char err[512];
+
+	if (parse(text, &w, err)) {
+		fprintf(stderr, "  %s\n", err);
+		CHECK(!"parse failed");
+		return;
+	}
+	if (sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err))) {
+		fprintf(stderr, "  %s\n", err);
+		CHECK(!"run failed");
+	} else {
+		CHECK(!r.timed_out && r.violations == 0);
+		CHECK(r.sim_time >= 2000000000ULL);	/* ran its 2 s */
+		CHECK(r.jobs[0].io_bytes[0] + r.jobs[0].io_bytes[1] > 2 * w.jobs[0].size);
+		sim_result_free(&r);
+	}
+	workload_free(&w);
+}
+
 /* One job's bytes, by name, in a run of @text under noop. */
 static uint64_t noop_job_bytes(const char *text, const char *job, int dir,
 			       bool *timed_out)
@@ -1199,6 +1233,7 @@ void suite_sim(void)
 {
 	RUN(test_write_cache_waiting_writes_progress);
 	RUN(test_wait_ends_across_flush);
+	RUN(test_libaio_cached_no_stall);
 	RUN(test_fsync_flushes_write_cache);
 	RUN(test_watchdog);
 	RUN(test_rw_buffered_no_hang);
