@@ -213,8 +213,7 @@ static void asmq_exit_sched(struct elevator_queue *e)
  * queue lock keeps ioc_destroy_icq away while we use it (6.1 and 6.12's
  * ioc_lookup_icq also want it held; 7.x needs only RCU, and bfq no longer
  * takes it there: taken here only while a favour runs, newcomer_expire).
- * Its
- * order before ours is ioc_clear_queue's (queue lock, ioc lock,
+ * Its order before ours is ioc_clear_queue's (queue lock, ioc lock,
  * exit_icq, ours).
  */
 static bool asmq_newcomer_limits(struct asmq_data *ad, struct request_queue *q)
