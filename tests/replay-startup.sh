@@ -148,16 +148,21 @@ python_beside() {
 		--time-scale 0.1 --start "$start" ${jobs:+--jobs "$jobs"} \
 		bench/startup/python.blkparse > "$o" 2>> "$out/sim.err"
 }
+# python beside ten sequential readers with the newcomer plug off and on:
+# NAME DISK DEPTH READ_AHEAD_KB -> $out/NAME0.json, $out/NAME2.json
+plug_ab() {
+	for plug in 0 2; do
+		python_beside "$out/$1$plug.json" bench/jobs/startup-10r-seq.fio 2000ms \
+			"$2" "$3" "$4" --set newcomer_plug=$plug
+	done
+}
 # the newcomer plug: a program starting beside ten sequential readers at
 # depth 32 with 7.3's 1 MiB read-ahead (read_ahead_kb in bench/results'
 # vmbench logs) finds the drive's slots full of their read-ahead, and the
 # scheduler's tags too, unless their reads are held while it is active
 # and take at most three quarters of the tags; so it starts over five
 # times as fast, and the readers keep more than half their throughput
-for plug in 0 2; do
-	python_beside "$out/plug$plug.json" bench/jobs/startup-10r-seq.fio 2000ms \
-		st2000dm006 32 1024 --set newcomer_plug=$plug
-done
+plug_ab plug st2000dm006 32 1024
 python3 - "$out/plug0.json" "$out/plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
 off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
@@ -178,10 +183,7 @@ PY
 # at depth 1 the plug's tag half still acts where the host hands out
 # many tags (hddsim at depth 1 has 64; 7.3 gives it read_ahead_kb 256):
 # the readers' read-ahead filled all of them, and python waited 161 s
-for plug in 0 2; do
-	python_beside "$out/d1plug$plug.json" bench/jobs/startup-10r-seq.fio 2000ms \
-		ide2003 1 256 --set newcomer_plug=$plug
-done
+plug_ab d1plug ide2003 1 256
 python3 - "$out/d1plug0.json" "$out/d1plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
 off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
