@@ -65,6 +65,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits ended because the process has other requests out"),
 	AS_CNT("ended_newcomer", antic_end[AS_END_NEWCOMER],
 	       "waits ended by a newcomer's read"),
+	AS_CNT("ended_far", antic_end[AS_END_FAR],
+	       "waits on a far seeker ended by another process's read"),
 	/*
 	 * break_reason() never gives deadline for a wait not yet started
 	 * (an expired FIFO is served before anticipation is considered):
@@ -84,6 +86,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits not started: a newcomer's read was queued"),
 	AS_CNT("declined_timeout", antic_declined[AS_END_TIMEOUT],
 	       "waits not started: the process's last request was done antic_expire ago"),
+	AS_CNT("declined_far", antic_declined[AS_END_FAR],
+	       "waits not started: the process seeks far, another read was queued"),
 	AS_CNT("read_batches", batches[ANTIC_SYNC], "sync (read) batches"),
 	AS_CNT("write_batches", batches[ANTIC_ASYNC], "async (write) batches"),
 	AS_CNT("read_dispatched", dispatched[ANTIC_SYNC],
@@ -565,6 +569,33 @@ static bool in_flight_keeps(const struct as_sched *as,
 	       !read_batch_over(as, now);
 }
 
+/*
+ * Where the drive queues, a wait on a far seeker (P's own reads on
+ * average more than AS_FAR_SEEK apart) keeps nothing worth keeping from
+ * other reads: P's next read lands anywhere, so the drive may as well
+ * hold another process's sync request too and pick the nearer. The wait
+ * ends for such a request (@rq), which the read batch then serves;
+ * writes stay out as before. Not where it would jump a favour: while a
+ * newcomer's favour runs, only a favoured process's read ends the wait
+ * (a favoured P is a newcomer, so it gives way to its peers only).
+ * antic-sim, st2000dm006 at depth 32, four random readers beside a
+ * writer: their p50 21.4 -> 14.8 ms and the writer 96.6 -> 106.7 MB/s;
+ * the readers alone 18.6 -> 14.3 ms, deadline's figure. Nearer seekers
+ * keep their waits: with git's workers (1-40 MiB apart) giving way to
+ * each other, git beside ten random readers took 1.88 s instead of 1.60.
+ */
+static bool far_seeker_yields(const struct as_sched *as,
+			      const struct antic_proc *p,
+			      const struct antic_rq *rq, u64 now)
+{
+	const struct antic_proc *np = as->newcomer;
+
+	if (!as->drive_queues || !rq->sync || !p->seek_samples ||
+	    p->seek_mean <= AS_FAR_SEEK)
+		return false;
+	return rq->newcomer || !(np && newcomer(as, np, now));
+}
+
 static u32 write_k(const struct as_sched *as)
 {
 	return (u32)antic_min64(as->write_k, as->tun.write_bound);
@@ -719,6 +750,8 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 		return in_flight_keeps(as, p, rq, now) ? -1 : AS_END_BUSY;
 	if (rq && rq->sync && close_to_head(as, p, rq, now))
 		return AS_END_CLOSE;
+	if (rq && far_seeker_yields(as, p, rq, now))
+		return AS_END_FAR;
 	if (p->exited)
 		return as->exit_no_coop > 128 ? AS_END_EXIT : -1;
 	if (!p->ttime_samples) {
@@ -744,8 +777,11 @@ static void end_wait(struct as_sched *as, int reason)
 	as->exit_prob = decay_prob(as->exit_prob,
 				   p->exited || (reason == AS_END_TIMEOUT &&
 						 !p->ttime_samples));
-	/* an early EXIT gathered no evidence about cooperators either way */
-	if (p->exited && reason != AS_END_EXIT)
+	/*
+	 * an early EXIT gathered no evidence about cooperators either way,
+	 * nor did a far seeker's wait ended by rule
+	 */
+	if (p->exited && reason != AS_END_EXIT && reason != AS_END_FAR)
 		as->exit_no_coop = decay_prob(as->exit_no_coop,
 					      reason != AS_END_CLOSE);
 }

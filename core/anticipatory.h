@@ -45,6 +45,14 @@
  * or fio streamer 0 (its next read continues the last).
  */
 #define AS_NEWCOMER_SEEKY 2048
+/*
+ * A process whose own reads are on average this far apart (sectors,
+ * 128 MiB) lands anywhere on the platter: where the drive queues, its
+ * next read is not worth keeping other reads out of the drive for.
+ * antic-sim's random readers over 8 GiB: 0.7-4.7 GiB; git's workers, the
+ * farthest of the start-up traces' seekers, 1-40 MiB.
+ */
+#define AS_FAR_SEEK 262144
 /* The newcomer plug's tag half acts at any depth from this many tags on. */
 #define AS_TAGS_SHARED 8
 
@@ -121,6 +129,7 @@ enum as_antic_end {
 	AS_END_THINK,		/* P's history says it will not come back soon */
 	AS_END_BUSY,		/* P has other requests queued or in flight */
 	AS_END_NEWCOMER,	/* a newcomer sent a read, and P is none */
+	AS_END_FAR,		/* P seeks far; another read may share the drive */
 	AS_END_NR,
 };
 
@@ -165,7 +174,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 42
+#define AS_NR_COUNTERS 44
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,

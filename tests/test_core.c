@@ -2305,6 +2305,159 @@ static void test_newcomer_cuts_kept_batch(void)
 }
 
 /*
+ * The far-seeker rule: where the drive queues, a wait on P, whose reads
+ * land far apart, ends for another process's read (ended_far), or is not
+ * started when one is queued (declined_far); not at depth 1, not for a
+ * near seeker, not for a write, and not where it would jump a favour.
+ */
+struct far_case {
+	bool queues;		/* the drive queues */
+	u64 gap;		/* sectors between P's reads */
+	bool q_write;		/* Q's request is a write */
+	bool p_new, q_new;	/* favoured newcomers (else older than 3 s) */
+	bool r;			/* a third process's favour runs */
+	bool ends;
+};
+
+static const struct far_case far_cases[] = {
+	{ true, 200000000, false, false, false, false, true },
+	{ false, 200000000, false, false, false, false, false },
+	/* 98 MiB apart: AS_FAR_SEEK is 128 MiB */
+	{ true, 200000, false, false, false, false, false },
+	{ true, 300000, false, false, false, false, true },
+	{ true, 200000000, true, false, false, false, false },
+	{ true, 200000000, false, true, false, false, false },
+	{ true, 200000000, false, true, true, false, true },
+	{ true, 200000000, false, false, false, true, false },
+};
+
+/* @rq added at @t, dispatched once any wait on another has run out. */
+static u64 far_serve(struct as_sched *as, struct antic_rq *rq, u64 t)
+{
+	struct antic_rq *got;
+	int n;
+
+	as_add(as, rq, t);
+	for (n = 0; (got = next(as, t)) != rq && n < 3; n++) {
+		t += 10 * MS;
+		as_handle_expiry(as, t);
+	}
+	CHECK(got == rq);
+	as_complete(as, rq, t + 1 * MS);
+	return t + 1 * MS;
+}
+
+/* P's reads alternate between 0 and @gap, 3 ms apart, until @until. */
+static u64 far_p(struct as_sched *as, struct antic_proc *p, u64 gap, u64 t,
+		 u64 until, u64 *pos)
+{
+	for (; t < until; t += 3 * MS) {
+		used = 0;
+		*pos = *pos ? 0 : gap;
+		far_serve(as, mk(*pos, true, p), t);
+		as_handle_expiry(as, t + 2 * MS);
+	}
+	return t;
+}
+
+/*
+ * Up to P's last read, completed; returns its completion time. An old
+ * Q reads every 1.5 s (never idle 2 s, so never new again).
+ */
+static u64 far_scene(struct as_sched *as, const struct far_case *c,
+		     struct antic_proc *p, struct antic_proc *q,
+		     struct antic_proc *r)
+{
+	u64 t = 0, pos = 0;
+	int i;
+
+	fresh(as);
+	antic_proc_init(p);
+	antic_proc_init(q);
+	antic_proc_init(r);
+	as->drive_queues = c->queues;
+	if (!c->p_new || !c->q_new) {
+		for (i = 0; i < 3; i++) {
+			if (!c->q_new) {
+				used = 0;
+				t = far_serve(as, mk(4000000000ULL + i * 8, true,
+						     q), t) + 2 * MS;
+			}
+			t = c->p_new ? t + 1500 * MS :
+				       far_p(as, p, c->gap, t, t + 1500 * MS,
+					     &pos);
+		}
+	}
+	used = 0;
+	if (c->r)
+		t = far_serve(as, mk(5000000000ULL, true, r), t) + 30 * MS;
+	if (c->q_new)
+		t = far_serve(as, mk(4000000000ULL, true, q), t) + 30 * MS;
+	if (c->p_new)
+		t = far_p(as, p, c->gap, t, t + 30 * MS, &pos);
+	CHECK(p->seek_samples > 0);
+	CHECK((p->seek_mean > AS_FAR_SEEK) == (c->gap > AS_FAR_SEEK));
+	used = 0;
+	/* a write batch first, so that P's last read starts a fresh batch */
+	t = far_serve(as, mk(6000000000ULL, false, NULL), t);
+	pos = pos ? 0 : c->gap;
+	return far_serve(as, mk(pos, true, p), t + 1 * MS);
+}
+
+static void check_far(const struct as_counters *before,
+		      const struct as_counters *after, bool waited, bool ends)
+{
+	int r;
+
+	for (r = 0; r < AS_END_NR; r++) {
+		u64 want = ends && r == AS_END_FAR;
+
+		CHECK_EQ(after->antic_end[r] - before->antic_end[r],
+			 waited ? want : 0);
+		CHECK_EQ(after->antic_declined[r] - before->antic_declined[r],
+			 waited ? 0 : want);
+	}
+}
+
+static void test_far_seeker_yields(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(far_cases) / sizeof(far_cases[0]); i++) {
+		const struct far_case *c = &far_cases[i];
+		struct as_sched as;
+		struct antic_proc p, q, r;
+		struct as_counters before;
+		struct antic_rq *qr, *got;
+		u64 t;
+
+		/* a wait on P (against a write) runs when Q's request comes */
+		t = far_scene(&as, c, &p, &q, &r);
+		as_add(&as, mk(6000000000ULL, false, NULL), t);
+		CHECK(next(&as, t) == NULL);
+		CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT);
+		before = as.cnt;
+		qr = mk(3000000000ULL, !c->q_write, &q);
+		as_add(&as, qr, t + 1 * MS);
+		check_far(&before, &as.cnt, true, c->ends);
+		got = next(&as, t + 1 * MS);
+		CHECK(c->ends ? got == qr : got == NULL);
+
+		/* Q's request is queued when dispatch first looks */
+		t = far_scene(&as, c, &p, &q, &r);
+		before = as.cnt;
+		as_add(&as, mk(6000000000ULL, false, NULL), t);
+		qr = mk(3000000000ULL, !c->q_write, &q);
+		as_add(&as, qr, t);
+		got = next(&as, t);
+		check_far(&before, &as.cnt, false, c->ends);
+		CHECK(c->ends ? got == qr : got == NULL);
+		CHECK_EQ(as.cnt.antic_started - before.antic_started,
+			 c->ends ? 0 : 1);
+	}
+}
+
+/*
  * Newcomer P's read and P's buffered write at the drive (the write left
  * from the write batch: rule 2 lets reads start beside K writes), Q's
  * read queued: the wait on P's read ends its WAIT_REQ when P's last
@@ -2551,5 +2704,6 @@ void suite_core(void)
 	RUN(test_newcomer_cuts_owed_batch);
 	RUN(test_newcomer_cuts_kept_batch);
 	RUN(test_newcomer_cuts_outranked);
+	RUN(test_far_seeker_yields);
 	RUN(test_wait_req_ends_on_any_completion);
 }
