@@ -66,7 +66,7 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("ended_newcomer", antic_end[AS_END_NEWCOMER],
 	       "waits ended by a newcomer's read"),
 	AS_CNT("ended_far", antic_end[AS_END_FAR],
-	       "waits on a far seeker ended by another process's read"),
+	       "waits on a far seeker ended by another process's sync request"),
 	/*
 	 * break_reason() never gives deadline for a wait not yet started
 	 * (an expired FIFO is served before anticipation is considered):
@@ -87,7 +87,7 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("declined_timeout", antic_declined[AS_END_TIMEOUT],
 	       "waits not started: the process's last request was done antic_expire ago"),
 	AS_CNT("declined_far", antic_declined[AS_END_FAR],
-	       "waits not started: the process seeks far, another read was queued"),
+	       "waits not started: the process seeks far, another's sync request was queued"),
 	AS_CNT("read_batches", batches[ANTIC_SYNC], "sync (read) batches"),
 	AS_CNT("write_batches", batches[ANTIC_ASYNC], "async (write) batches"),
 	AS_CNT("read_dispatched", dispatched[ANTIC_SYNC],
@@ -449,6 +449,8 @@ static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
 	if (np) {
 		as->newcomer_until = np->first_seen + as->tun.newcomer_expire;
 		unfavour(as, now);	/* the ones it outranks */
+	} else {
+		as->newcomer_until = 0;	/* its favour is over */
 	}
 }
 
@@ -576,8 +578,8 @@ static bool in_flight_keeps(const struct as_sched *as,
  * hold another process's sync request too and pick the nearer. The wait
  * ends for such a request (@rq), which the read batch then serves;
  * writes stay out as before. Not where it would jump a favour: while a
- * newcomer's favour runs, only a favoured process's read ends the wait
- * (a favoured P is a newcomer, so it gives way to its peers only).
+ * newcomer's favour runs (or P's), only a favoured process's read ends
+ * the wait, so a favoured P gives way to its peers only.
  * antic-sim, st2000dm006 at depth 32, four random readers beside a
  * writer: their p50 21.4 -> 14.8 ms and the writer 96.6 -> 106.7 MB/s;
  * the readers alone 18.6 -> 14.3 ms, deadline's figure. Nearer seekers
@@ -593,7 +595,10 @@ static bool far_seeker_yields(const struct as_sched *as,
 	if (!as->drive_queues || !rq->sync || !p->seek_samples ||
 	    p->seek_mean <= AS_FAR_SEEK)
 		return false;
-	return rq->newcomer || !(np && newcomer(as, np, now));
+	/* the latest newcomer's favour outlasts its exit, a start's workers */
+	return rq->newcomer || !(now < as->newcomer_until ||
+				 (np && newcomer(as, np, now)) ||
+				 favoured(as, p, now));
 }
 
 static u32 write_k(const struct as_sched *as)
@@ -777,11 +782,8 @@ static void end_wait(struct as_sched *as, int reason)
 	as->exit_prob = decay_prob(as->exit_prob,
 				   p->exited || (reason == AS_END_TIMEOUT &&
 						 !p->ttime_samples));
-	/*
-	 * an early EXIT gathered no evidence about cooperators either way,
-	 * nor did a far seeker's wait ended by rule
-	 */
-	if (p->exited && reason != AS_END_EXIT && reason != AS_END_FAR)
+	/* an early EXIT gathered no evidence about cooperators either way */
+	if (p->exited && reason != AS_END_EXIT)
 		as->exit_no_coop = decay_prob(as->exit_no_coop,
 					      reason != AS_END_CLOSE);
 }

@@ -46,8 +46,8 @@
  */
 #define AS_NEWCOMER_SEEKY 2048
 /*
- * A process whose own reads are on average this far apart (sectors,
- * 128 MiB) lands anywhere on the platter: where the drive queues, its
+ * A process whose own sync requests are on average more than this far
+ * apart (sectors, 128 MiB) lands anywhere on the platter: where the drive queues, its
  * next read is not worth keeping other reads out of the drive for.
  * antic-sim's random readers over 8 GiB: 0.7-4.7 GiB; git's workers, the
  * farthest of the start-up traces' seekers, 1-40 MiB.

@@ -2315,20 +2315,24 @@ struct far_case {
 	u64 gap;		/* sectors between P's reads */
 	bool q_write;		/* Q's request is a write */
 	bool p_new, q_new;	/* favoured newcomers (else older than 3 s) */
-	bool r;			/* a third process's favour runs */
+	int r;			/* a third process's favour runs (2: R exits) */
 	bool ends;
 };
 
 static const struct far_case far_cases[] = {
-	{ true, 200000000, false, false, false, false, true },
-	{ false, 200000000, false, false, false, false, false },
+	{ true, 200000000, false, false, false, 0, true },
+	{ false, 200000000, false, false, false, 0, false },
 	/* 98 MiB apart: AS_FAR_SEEK is 128 MiB */
-	{ true, 200000, false, false, false, false, false },
-	{ true, 300000, false, false, false, false, true },
-	{ true, 200000000, true, false, false, false, false },
-	{ true, 200000000, false, true, false, false, false },
-	{ true, 200000000, false, true, true, false, true },
-	{ true, 200000000, false, false, false, true, false },
+	{ true, 200000, false, false, false, 0, false },
+	{ true, 300000, false, false, false, 0, true },
+	{ true, 200000000, true, false, false, 0, false },
+	{ true, 200000000, false, true, false, 0, false },
+	{ true, 200000000, false, true, true, 0, true },
+	{ true, 200000000, false, false, false, 1, false },
+	/* the latest newcomer's exit does not end its favour here */
+	{ true, 200000000, false, false, false, 2, false },
+	/* 3: a burst of eight new processes, none favoured */
+	{ true, 200000000, false, false, false, 3, true },
 };
 
 /* @rq added at @t, dispatched once any wait on another has run out. */
@@ -2389,8 +2393,19 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 		}
 	}
 	used = 0;
-	if (c->r)
+	if (c->r == 1 || c->r == 2)
 		t = far_serve(as, mk(5000000000ULL, true, r), t) + 30 * MS;
+	if (c->r == 3) {
+		static struct antic_proc burst[AS_BURST_LARGE];
+
+		for (i = 0; i < AS_BURST_LARGE; i++) {
+			antic_proc_init(&burst[i]);
+			t = far_serve(as, mk(5000000000ULL + i * 100000000ULL,
+					     true, &burst[i]), t);
+		}
+		CHECK(!as->newcomer);
+		t += 30 * MS;
+	}
 	if (c->q_new)
 		t = far_serve(as, mk(4000000000ULL, true, q), t) + 30 * MS;
 	if (c->p_new)
@@ -2401,7 +2416,12 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 	/* a write batch first, so that P's last read starts a fresh batch */
 	t = far_serve(as, mk(6000000000ULL, false, NULL), t);
 	pos = pos ? 0 : c->gap;
-	return far_serve(as, mk(pos, true, p), t + 1 * MS);
+	t = far_serve(as, mk(pos, true, p), t + 1 * MS);
+	if (c->r == 2) {
+		CHECK(as->newcomer == r);
+		as_proc_exit(as, r, t);
+	}
+	return t;
 }
 
 static void check_far(const struct as_counters *before,
