@@ -2317,22 +2317,25 @@ struct far_case {
 	bool p_new, q_new;	/* favoured newcomers (else older than 3 s) */
 	int r;			/* a third process's favour runs (2: R exits) */
 	bool ends;
+	int why;		/* the end's reason */
 };
 
 static const struct far_case far_cases[] = {
-	{ true, 200000000, false, false, false, 0, true },
-	{ false, 200000000, false, false, false, 0, false },
+	{ true, 200000000, false, false, false, 0, true, AS_END_FAR },
+	{ false, 200000000, false, false, false, 0, false, AS_END_FAR },
 	/* 98 MiB apart: AS_FAR_SEEK is 128 MiB */
-	{ true, 200000, false, false, false, 0, false },
-	{ true, 300000, false, false, false, 0, true },
-	{ true, 200000000, true, false, false, 0, false },
-	{ true, 200000000, false, true, false, 0, false },
-	{ true, 200000000, false, true, true, 0, true },
-	{ true, 200000000, false, false, false, 1, false },
+	{ true, 200000, false, false, false, 0, false, AS_END_FAR },
+	{ true, 300000, false, false, false, 0, true, AS_END_FAR },
+	{ true, 200000000, true, false, false, 0, false, AS_END_FAR },
+	{ true, 200000000, false, true, false, 0, false, AS_END_FAR },
+	{ true, 200000000, false, true, true, 0, true, AS_END_FAR },
+	{ true, 200000000, false, false, false, 1, false, AS_END_FAR },
 	/* the latest newcomer's exit does not end its favour here */
-	{ true, 200000000, false, false, false, 2, false },
+	{ true, 200000000, false, false, false, 2, false, AS_END_FAR },
 	/* 3: a burst of eight new processes, none favoured */
-	{ true, 200000000, false, false, false, 3, true },
+	{ true, 200000000, false, false, false, 3, true, AS_END_FAR },
+	/* a newcomer's read ends an old P's wait by the favour's rule first */
+	{ true, 200000000, false, false, true, 0, true, AS_END_NEWCOMER },
 };
 
 /* @rq added at @t, dispatched once any wait on another has run out. */
@@ -2425,12 +2428,13 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 }
 
 static void check_far(const struct as_counters *before,
-		      const struct as_counters *after, bool waited, bool ends)
+		      const struct as_counters *after, bool waited, bool ends,
+		      int why)
 {
 	int r;
 
 	for (r = 0; r < AS_END_NR; r++) {
-		u64 want = ends && r == AS_END_FAR;
+		u64 want = ends && r == why;
 
 		CHECK_EQ(after->antic_end[r] - before->antic_end[r],
 			 waited ? want : 0);
@@ -2459,7 +2463,7 @@ static void test_far_seeker_yields(void)
 		before = as.cnt;
 		qr = mk(3000000000ULL, !c->q_write, &q);
 		as_add(&as, qr, t + 1 * MS);
-		check_far(&before, &as.cnt, true, c->ends);
+		check_far(&before, &as.cnt, true, c->ends, c->why);
 		got = next(&as, t + 1 * MS);
 		CHECK(c->ends ? got == qr : got == NULL);
 
@@ -2470,7 +2474,7 @@ static void test_far_seeker_yields(void)
 		qr = mk(3000000000ULL, !c->q_write, &q);
 		as_add(&as, qr, t);
 		got = next(&as, t);
-		check_far(&before, &as.cnt, false, c->ends);
+		check_far(&before, &as.cnt, false, c->ends, c->why);
 		CHECK(c->ends ? got == qr : got == NULL);
 		CHECK_EQ(as.cnt.antic_started - before.antic_started,
 			 c->ends ? 0 : 1);
