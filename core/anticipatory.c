@@ -572,19 +572,20 @@ static bool in_flight_keeps(const struct as_sched *as,
 }
 
 /*
- * Where the drive queues, a wait on a far seeker (P's own reads on
- * average more than AS_FAR_SEEK apart) keeps nothing worth keeping from
- * other reads: P's next read lands anywhere, so the drive may as well
- * hold another process's sync request too and pick the nearer. The wait
- * ends for such a request (@rq), which the read batch then serves;
- * writes stay out as before. Not where it would jump a favour: while a
+ * Where the drive queues, a wait on a far seeker (P's own sync requests
+ * on average more than AS_FAR_SEEK apart) keeps nothing worth keeping
+ * from other reads: P's next read lands anywhere, so the drive may as
+ * well hold another process's sync request too and pick the nearer. The
+ * wait ends for such a request (@rq), which the read batch then serves;
+ * async writes stay out as before. Not where it would jump a favour: while a
  * newcomer's favour runs (or P's), only a favoured process's read ends
  * the wait, so a favoured P gives way to its peers only.
  * antic-sim, st2000dm006 at depth 32, four random readers beside a
  * writer: their p50 21.4 -> 14.8 ms and the writer 96.6 -> 106.7 MB/s;
- * the readers alone 18.6 -> 14.3 ms, deadline's figure. Nearer seekers
- * keep their waits: with git's workers (1-40 MiB apart) giving way to
- * each other, git beside ten random readers took 1.88 s instead of 1.60.
+ * the readers alone 18.9 -> 14.2 ms (deadline 14.5). Nearer seekers keep
+ * their waits: with git's processes (8-79 MiB apart) giving way to each
+ * other (at a 1 MiB threshold), git beside ten random readers took
+ * 1.84-1.88 s instead of 1.60.
  */
 static bool far_seeker_yields(const struct as_sched *as,
 			      const struct antic_proc *p,

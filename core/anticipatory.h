@@ -49,8 +49,8 @@
  * A process whose own sync requests are on average more than this far
  * apart (sectors, 128 MiB) lands anywhere on the platter: where the drive queues, its
  * next read is not worth keeping other reads out of the drive for.
- * antic-sim's random readers over 8 GiB: 0.7-4.7 GiB; git's workers, the
- * farthest of the start-up traces' seekers, 1-40 MiB.
+ * antic-sim's random readers over 8 GiB: 0.5-4.8 GiB; the start-up
+ * traces' seekers up to 79 MiB (git's processes 8-79, python's 63).
  */
 #define AS_FAR_SEEK 262144
 /* The newcomer plug's tag half acts at any depth from this many tags on. */
