@@ -577,9 +577,9 @@ static bool in_flight_keeps(const struct as_sched *as,
  * from other reads: P's next read lands anywhere, so the drive may as
  * well hold another process's sync request too and pick the nearer. The
  * wait ends for such a request (@rq), which the read batch then serves;
- * async writes stay out as before. Not where it would jump a favour: while a
- * newcomer's favour runs (or P's), only a favoured process's read ends
- * the wait, so a favoured P gives way to its peers only.
+ * async writes stay out as before. Not where it would jump a favour:
+ * while a newcomer's favour runs (or P's), only a favoured process's
+ * read ends the wait, so a favoured P gives way to its peers only.
  * antic-sim, st2000dm006 at depth 32, four random readers beside a
  * writer: their p50 21.4 -> 14.8 ms and the writer 96.6 -> 106.7 MB/s;
  * the readers alone 18.9 -> 14.2 ms (deadline 14.5). Nearer seekers keep

@@ -47,8 +47,9 @@
 #define AS_NEWCOMER_SEEKY 2048
 /*
  * A process whose own sync requests are on average more than this far
- * apart (sectors, 128 MiB) lands anywhere on the platter: where the drive queues, its
- * next read is not worth keeping other reads out of the drive for.
+ * apart (sectors, 128 MiB) lands anywhere on the platter: where the
+ * drive queues, its next read is not worth keeping other reads out of
+ * the drive for.
  * antic-sim's random readers over 8 GiB: 0.5-4.8 GiB; the start-up
  * traces' seekers up to 79 MiB (git's processes 8-79, python's 63).
  */
