@@ -591,15 +591,15 @@ static bool far_seeker_yields(const struct as_sched *as,
 			      const struct antic_proc *p,
 			      const struct antic_rq *rq, u64 now)
 {
-	const struct antic_proc *np = as->newcomer;
-
 	if (!as->drive_queues || !rq->sync || !p->seek_samples ||
 	    p->seek_mean <= AS_FAR_SEEK)
 		return false;
-	/* the latest newcomer's favour outlasts its exit, a start's workers */
-	return rq->newcomer || !(now < as->newcomer_until ||
-				 (np && newcomer(as, np, now)) ||
-				 favoured(as, p, now));
+	/*
+	 * A favour runs while the latest newcomer's does (newcomer_until,
+	 * kept past its exit: a start's workers read on) or P's own does.
+	 */
+	return rq->newcomer ||
+	       !(now < as->newcomer_until || favoured(as, p, now));
 }
 
 static u32 write_k(const struct as_sched *as)
