@@ -1942,10 +1942,13 @@ static void test_newcomer_outrank(void)
  * may start one however long ago that one's last read was), done 1 ms
  * after it is sent.
  */
-static void read_at(struct as_sched *as, struct antic_proc *p, u64 sector,
-		    u64 t)
+/*
+ * @rq added at @t and dispatched, after any wait on another process has
+ * run out; returns its completion time.
+ */
+static u64 serve(struct as_sched *as, struct antic_rq *rq, u64 t)
 {
-	struct antic_rq *rq = mk(sector, true, p), *got;
+	struct antic_rq *got;
 
 	as_add(as, rq, t);
 	got = next(as, t);
@@ -1956,6 +1959,13 @@ static void read_at(struct as_sched *as, struct antic_proc *p, u64 sector,
 	}
 	CHECK(got == rq);
 	as_complete(as, rq, t + 1 * MS);
+	return t + 1 * MS;
+}
+
+static void read_at(struct as_sched *as, struct antic_proc *p, u64 sector,
+		    u64 t)
+{
+	serve(as, mk(sector, true, p), t);
 }
 
 /*
@@ -2338,22 +2348,6 @@ static const struct far_case far_cases[] = {
 	{ true, 200000000, false, false, true, 0, true, AS_END_NEWCOMER },
 };
 
-/* @rq added at @t, dispatched once any wait on another has run out. */
-static u64 far_serve(struct as_sched *as, struct antic_rq *rq, u64 t)
-{
-	struct antic_rq *got;
-	int n;
-
-	as_add(as, rq, t);
-	for (n = 0; (got = next(as, t)) != rq && n < 3; n++) {
-		t += 10 * MS;
-		as_handle_expiry(as, t);
-	}
-	CHECK(got == rq);
-	as_complete(as, rq, t + 1 * MS);
-	return t + 1 * MS;
-}
-
 /* P's reads alternate between 0 and @gap, 3 ms apart, until @until. */
 static u64 far_p(struct as_sched *as, struct antic_proc *p, u64 gap, u64 t,
 		 u64 until, u64 *pos)
@@ -2361,7 +2355,7 @@ static u64 far_p(struct as_sched *as, struct antic_proc *p, u64 gap, u64 t,
 	for (; t < until; t += 3 * MS) {
 		used = 0;
 		*pos = *pos ? 0 : gap;
-		far_serve(as, mk(*pos, true, p), t);
+		serve(as, mk(*pos, true, p), t);
 		as_handle_expiry(as, t + 2 * MS);
 	}
 	return t;
@@ -2387,7 +2381,7 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 		for (i = 0; i < 3; i++) {
 			if (!c->q_new) {
 				used = 0;
-				t = far_serve(as, mk(4000000000ULL + i * 8, true,
+				t = serve(as, mk(4000000000ULL + i * 8, true,
 						     q), t) + 2 * MS;
 			}
 			t = c->p_new ? t + 1500 * MS :
@@ -2397,29 +2391,29 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 	}
 	used = 0;
 	if (c->r == 1 || c->r == 2)
-		t = far_serve(as, mk(5000000000ULL, true, r), t) + 30 * MS;
+		t = serve(as, mk(5000000000ULL, true, r), t) + 30 * MS;
 	if (c->r == 3) {
 		static struct antic_proc burst[AS_BURST_LARGE];
 
 		for (i = 0; i < AS_BURST_LARGE; i++) {
 			antic_proc_init(&burst[i]);
-			t = far_serve(as, mk(5000000000ULL + i * 100000000ULL,
+			t = serve(as, mk(5000000000ULL + i * 100000000ULL,
 					     true, &burst[i]), t);
 		}
 		CHECK(!as->newcomer);
 		t += 30 * MS;
 	}
 	if (c->q_new)
-		t = far_serve(as, mk(4000000000ULL, true, q), t) + 30 * MS;
+		t = serve(as, mk(4000000000ULL, true, q), t) + 30 * MS;
 	if (c->p_new)
 		t = far_p(as, p, c->gap, t, t + 30 * MS, &pos);
 	CHECK(p->seek_samples > 0);
 	CHECK((p->seek_mean > AS_FAR_SEEK) == (c->gap > AS_FAR_SEEK));
 	used = 0;
 	/* a write batch first, so that P's last read starts a fresh batch */
-	t = far_serve(as, mk(6000000000ULL, false, NULL), t);
+	t = serve(as, mk(6000000000ULL, false, NULL), t);
 	pos = pos ? 0 : c->gap;
-	t = far_serve(as, mk(pos, true, p), t + 1 * MS);
+	t = serve(as, mk(pos, true, p), t + 1 * MS);
 	if (c->r == 2) {
 		CHECK(as->newcomer == r);
 		as_proc_exit(as, r, t);
