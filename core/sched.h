@@ -36,6 +36,7 @@ struct antic_proc {
 	u64 seek_mean;		/* sectors */
 	/* anticipatory's newcomer favour: since when, and its start's burst */
 	u64 first_seen;		/* ns: its first read, or its first back from idle */
+	u64 limited_at;		/* ns: a read of its the newcomer tag rule last held */
 	u32 burst;
 };
 

@@ -1890,6 +1890,41 @@ static void test_newcomer_tags(void)
 }
 
 /*
+ * A process the tag rule held is waiting for a tag, not silent: its read
+ * 2.6 s after its last completion does not make it a newcomer again
+ * (which would outrank the program starting). The same read from a
+ * process that was not held does.
+ */
+static void test_newcomer_tag_wait(void)
+{
+	int held;
+
+	for (held = 0; held <= 1; held++) {
+		struct as_sched as;
+		struct antic_proc old, np;
+		struct antic_rq *r;
+		u64 t, first;
+
+		fresh(&as);
+		antic_proc_init(&old);
+		antic_proc_init(&np);
+		t = grow_old(&as, &old, 1000, 3500 * MS);
+		first = old.first_seen;
+		as.drive_queues = true;
+		as_add(&as, mk(900000, true, &np), t);
+		CHECK(as.newcomer == &np);
+		if (held)
+			CHECK(as_newcomer_limits_tags(&as, &old, 64,
+						      t + 100 * MS));
+		r = mk(2000, true, &old);
+		as_add(&as, r, t + 2600 * MS);
+		CHECK_EQ(r->newcomer, !held);
+		CHECK_EQ(old.first_seen, held ? first : t + 2600 * MS);
+		CHECK(as.newcomer == (held ? &np : &old));
+	}
+}
+
+/*
  * A newcomer that started AS_NEWCOMER_SETTLE before the latest one yields
  * to it: its queued read loses its turn, its next read has none, the
  * latest's far read goes before its near one, and it is told to take
@@ -2713,6 +2748,7 @@ void suite_core(void)
 	RUN(test_newcomer_expires);
 	RUN(test_newcomer_plug);
 	RUN(test_newcomer_tags);
+	RUN(test_newcomer_tag_wait);
 	RUN(test_newcomer_plug_edges);
 	RUN(test_newcomer_outrank);
 	RUN(test_newcomer_outrank_again);
