@@ -329,8 +329,8 @@ void as_estimates(const struct as_sched *as, struct as_estimates *e);
  * blocked before it reaches the scheduler, where no rule sees it.
  * @tags: the scheduler's tags (nr_requests). Counts the answers that
  * are yes. A host may skip the call (and its locks) while @now is past
- * newcomer_until. A yes is noted on @p (limited_at): a read held
- * for a tag is no sign that @p was silent.
+ * newcomer_until. A yes is noted on @p (tag_held) for the read it
+ * limits: however late that read arrives, @p was not silent.
  */
 bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 			     u32 tags, u64 now);

@@ -25,6 +25,7 @@ struct antic_proc {
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
 	bool have_first;	/* first_seen is meaningful */
+	bool tag_held;		/* the newcomer tag rule limited its next read */
 	u64 last_completion;	/* ns: when its last request completed */
 	u64 last_pos;		/* sector after the end of its last sync request */
 	/* fixed point, 1.0 == 256, decayed by 7/8 per sample */
@@ -36,7 +37,6 @@ struct antic_proc {
 	u64 seek_mean;		/* sectors */
 	/* anticipatory's newcomer favour: since when, and its start's burst */
 	u64 first_seen;		/* ns: its first read, or its first back from idle */
-	u64 limited_at;		/* ns: a read of its the newcomer tag rule last held */
 	u32 burst;
 };
 

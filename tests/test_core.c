@@ -1890,20 +1890,26 @@ static void test_newcomer_tags(void)
 }
 
 /*
- * A process the tag rule held is waiting for a tag, not silent: its read
- * 2.6 s after its last completion does not make it a newcomer again
- * (which would outrank the program starting). The same read from a
- * process that was not held does.
+ * A read the tag rule limited does not make its process back from
+ * silence, however late it arrives (2.6 s after the last completion):
+ * the process was waiting for a tag. Cases: not limited (a newcomer
+ * again, outranking the program starting); limited; limited while
+ * another of its requests was at the drive and completed before the
+ * limited read arrived (the note is the read's, not a time's); limited,
+ * the read served at once, then truly silent for 2.6 s (a newcomer
+ * again: the note went with that read).
  */
 static void test_newcomer_tag_wait(void)
 {
-	int held;
+	enum { FREE, HELD, HELD_IN_FLIGHT, HELD_THEN_IDLE };
+	int c;
 
-	for (held = 0; held <= 1; held++) {
+	for (c = FREE; c <= HELD_THEN_IDLE; c++) {
 		struct as_sched as;
 		struct antic_proc old, np;
-		struct antic_rq *r;
-		u64 t, first;
+		struct antic_rq *r1 = NULL, *r, *nr;
+		u64 t, first, back;
+		bool is_new;
 
 		fresh(&as);
 		antic_proc_init(&old);
@@ -1911,16 +1917,38 @@ static void test_newcomer_tag_wait(void)
 		t = grow_old(&as, &old, 1000, 3500 * MS);
 		first = old.first_seen;
 		as.drive_queues = true;
-		as_add(&as, mk(900000, true, &np), t);
+		if (c == HELD_IN_FLIGHT) {
+			r1 = mk(1500, true, &old);
+			as_add(&as, r1, t);
+			CHECK(next(&as, t) == r1);
+		}
+		nr = mk(900000, true, &np);
+		as_add(&as, nr, t + 1 * MS);
 		CHECK(as.newcomer == &np);
-		if (held)
+		if (c != FREE)
 			CHECK(as_newcomer_limits_tags(&as, &old, 64,
 						      t + 100 * MS));
-		r = mk(2000, true, &old);
-		as_add(&as, r, t + 2600 * MS);
-		CHECK_EQ(r->newcomer, !held);
-		CHECK_EQ(old.first_seen, held ? first : t + 2600 * MS);
-		CHECK(as.newcomer == (held ? &np : &old));
+		if (r1)
+			as_complete(&as, r1, t + 150 * MS);
+		back = t + 2700 * MS;
+		if (c == HELD_THEN_IDLE) {
+			/* the limited read gets its tag at once */
+			CHECK(next(&as, t + 2 * MS) == nr);
+			as_complete(&as, nr, t + 3 * MS);
+			r = mk(2000, true, &old);
+			as_add(&as, r, t + 110 * MS);
+			CHECK(!r->newcomer);
+			CHECK(next(&as, t + 110 * MS) == r);
+			as_complete(&as, r, t + 120 * MS);
+			as_handle_expiry(&as, t + 200 * MS);
+			back = t + 2800 * MS;
+		}
+		r = mk(3000, true, &old);
+		as_add(&as, r, back);
+		is_new = c == FREE || c == HELD_THEN_IDLE;
+		CHECK_EQ(r->newcomer, is_new);
+		CHECK_EQ(old.first_seen, is_new ? back : first);
+		CHECK(as.newcomer == (is_new ? &old : &np));
 	}
 }
 
