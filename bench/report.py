@@ -106,6 +106,7 @@ class Log:
         self.costreps = None
         self.icount = None   # qemu's instruction clock: 2^icount ns a guest instruction
         self.read_ahead_kb = None  # the guest disk's, as its log says (from this round's logs on)
+        self.as_set = []  # anticipatory's tunables as AS_SET wrote them ("name=value")
         self.cost_antic_expire = None  # anticipatory's antic_expire in the cost runs, ms
         self.disks = []   # (preset, depth) in order
         self.sizes = {}   # (preset, name) -> KiB
@@ -150,6 +151,10 @@ def read_log(path):
                     mm = re.search(rx, line)
                     if mm:
                         setattr(log, key, conv(mm.group(1)))
+                # the header's last field: AS_SET's words, space-separated
+                mm = re.search(r" as_set=(.*)$", line)
+                if mm:
+                    log.as_set = mm.group(1).split()
             m = re.search(r"^vm: disk ready, .*read_ahead_kb (\d+)", line)
             if m and log.read_ahead_kb is None:
                 log.read_ahead_kb = int(m.group(1))
@@ -252,6 +257,10 @@ def sim_predictions(log, cells):
         if log.read_ahead_kb:
             # Linux 7.x gives the raw disk 1024 KiB where 6.x gave 128
             dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
+        # anticipatory's prediction under the tunables its runs had (antic-sim
+        # takes the sysfs names; deadline's are dl_*, so only it is changed)
+        for kv in log.as_set:
+            dset += ["--set", kv]
         if is_startup(w):
             trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
             args = ["replay"] + dset + ["--time-scale", repr(log.time_scale),
