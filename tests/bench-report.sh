@@ -52,6 +52,18 @@ then
 else
 	cat "$out/v.err"; ko "a variant's column"
 fi
+# AS_SET's tunables (the header's as_set=) go to the prediction, every call
+sed '1s/$/ as_set=read_expire=1000 antic_expire=3/' $dir/guest2.log > "$out/asset.log"
+printf '#!/bin/sh\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$out/args" "$PWD/$dir/fake-sim.sh" > "$out/sim.sh"
+chmod +x "$out/sim.sh"
+if ANTIC_SIM="$out/sim.sh" python3 bench/report.py "$out/asset.log" "$out/a" > /dev/null 2> "$out/a.err" &&
+	grep -v -e --list-schedulers "$out/args" | grep -q . &&
+	! grep -v -e --list-schedulers "$out/args" |
+		grep -v -e '--set read_expire=1000 .*--set antic_expire=3' | grep -q .; then
+	ok "AS_SET's tunables in the predictions"
+else
+	cat "$out/a.err"; ko "AS_SET's tunables in the predictions"
+fi
 check "a document cut short is reported" \
 	grep -q 'no fio JSON for 1 write-vs-tree anticipatory 1 streamer' "$out/stderr"
 if command -v gnuplot >/dev/null 2>&1; then
