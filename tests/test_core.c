@@ -1891,12 +1891,12 @@ static void test_newcomer_tags(void)
 
 /*
  * A read the tag rule limited does not make its process back from
- * silence, however late it arrives (2.6 s after the last completion):
+ * silence, however late it arrives (2.7 s after the last completion):
  * the process was waiting for a tag. Cases: not limited (a newcomer
  * again, outranking the program starting); limited; limited while
  * another of its requests was at the drive and completed before the
  * limited read arrived (the note is the read's, not a time's); limited,
- * the read served at once, then truly silent for 2.6 s (a newcomer
+ * the read served at once, then truly silent for 2.7 s (a newcomer
  * again: the note went with that read).
  */
 static void test_newcomer_tag_wait(void)
