@@ -147,14 +147,12 @@ def read_log(path):
                 for key, rx, conv in (("cap", r" cap=(\d+)s", int), ("warm", r" warm=([\d.]+)s", float),
                                       ("time_scale", r" time_scale=([\d.]+)", float),
                                       ("quick", r" quick=(\d)", lambda v: v == "1"),
-                                      ("startup_offset", r" startup_offset=(\w+)", str)):
+                                      ("startup_offset", r" startup_offset=(\w+)", str),
+                                      # the header's last field: AS_SET's words
+                                      ("as_set", r" as_set=(.*)$", str.split)):
                     mm = re.search(rx, line)
                     if mm:
                         setattr(log, key, conv(mm.group(1)))
-                # the header's last field: AS_SET's words, space-separated
-                mm = re.search(r" as_set=(.*)$", line)
-                if mm:
-                    log.as_set = mm.group(1).split()
             m = re.search(r"^vm: disk ready, .*read_ahead_kb (\d+)", line)
             if m and log.read_ahead_kb is None:
                 log.read_ahead_kb = int(m.group(1))
