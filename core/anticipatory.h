@@ -93,6 +93,12 @@ struct as_tunables {
 	 * beside which another's read is sent.
 	 */
 	u64 newcomer_plug;
+	/*
+	 * While a program starts (ns; at most read_expire for off): how old
+	 * a read of the load it starts beside must be before the FIFO sends
+	 * it, and how long after the FIFO sent the last such read.
+	 */
+	u64 start_read_expire;
 };
 
 /*
@@ -108,7 +114,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 11
+#define AS_NR_TUNABLES 12
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -162,6 +168,7 @@ struct as_counters {
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
+	u64 start_fifo_waits;	/* expired reads left waiting for a program starting */
 };
 
 /*
@@ -175,7 +182,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 44
+#define AS_NR_COUNTERS 45
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -209,6 +216,7 @@ struct as_sched {
 	u32 current_write_count;
 	bool write_batch_idled;
 	u64 last_check_fifo[ANTIC_NR_DIRS];
+	u64 last_fifo_read;	/* ns: when the sync FIFO last sent a load's read */
 	u64 last_end[ANTIC_NR_DIRS];	/* elevator position per direction */
 	bool have_last_end;
 	u64 head;		/* end of the last dispatch, any direction */

@@ -646,6 +646,7 @@ ASMQ_TUNABLE(sync_write_expire)
 ASMQ_TUNABLE(share_window)
 ASMQ_TUNABLE(newcomer_expire)
 ASMQ_TUNABLE(newcomer_plug)
+ASMQ_TUNABLE(start_read_expire)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -680,6 +681,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(share_window),
 	ASMQ_ATTR_RW(newcomer_expire),
 	ASMQ_ATTR_RW(newcomer_plug),
+	ASMQ_ATTR_RW(start_read_expire),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

@@ -2322,6 +2322,122 @@ static void test_newcomer_cuts_outranked(void)
 }
 
 /*
+ * While a program starts, an old process's read past read_expire waits
+ * until start_read_expire old, and a second one start_read_expire after
+ * the first (the FIFO's looks counted); not while a stream starts, nor
+ * with the rule off (start_read_expire at most read_expire). P has
+ * streamed for 3.5 s; Q starts and reads every 50 ms, each read far
+ * from the last (a stream: on from the last), at depth 1; P's two reads
+ * come at t0, far apart. Returns when P's first and second were sent,
+ * 0 for never.
+ */
+static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second)
+{
+	struct as_sched as;
+	struct antic_proc p, q;
+	struct antic_rq *p1, *p2, *qr = NULL, *rq;
+	u64 t0, t, qs = 300000000;
+
+	two_procs(&as, &p, &q, 1);
+	as.tun.start_read_expire = sre;
+	t0 = grow_old(&as, &p, 1000, 3500 * MS);
+	*first = *second = 0;
+	p1 = mk(1000 + 8 * 1167, true, &p);
+	p2 = mk(900000000, true, &p);
+	for (t = t0; t < t0 + 2500 * MS && !*second; t += 10 * MS) {
+		if (!qr) {
+			/* Q's next read comes as its last completes */
+			qr = mk(qs, true, &q);
+			qs += stream ? 8 : 200000;
+			as_add(&as, qr, t);
+		}
+		if (t == t0) {
+			as_add(&as, p1, t0);
+			as_add(&as, p2, t0);
+		}
+		rq = next(&as, t);
+		if (!rq)
+			continue;
+		if (rq == qr)
+			qr = NULL;
+		if (rq == p1)
+			*first = t - t0;
+		if (rq == p2)
+			*second = t - t0;
+		as_complete(&as, rq, t + 10 * MS);
+	}
+	CHECK_EQ(as.cnt.start_fifo_waits > 0, sre > as.tun.read_expire && !stream);
+}
+
+/*
+ * The FIFO holds the load's read back, not one of the program's own
+ * behind it: R, which started 800 ms before Q and yielded to it (a
+ * program's worker that the next one outranks), is served at the first
+ * look after its read_expire, P's read a second on.
+ */
+static void test_start_fifo_skips_load(void)
+{
+	struct as_sched as;
+	struct antic_proc p, q, r;
+	struct antic_rq *p1, *r1, *qr = NULL, *rq;
+	u64 t0, t, qs = 300000000, pt = 0, rt = 0;
+
+	two_procs(&as, &p, &q, 1);
+	antic_proc_init(&r);
+	t0 = grow_old(&as, &p, 1000, 3500 * MS);
+	/* R's first read, 800 ms before Q's */
+	rq = mk(600000000, true, &r);
+	as_add(&as, rq, t0 - 800 * MS);
+	CHECK(next(&as, t0 - 800 * MS) == rq);
+	as_complete(&as, rq, t0 - 799 * MS);
+	as_handle_expiry(&as, t0 - 700 * MS);
+	p1 = mk(1000 + 8 * 1167, true, &p);
+	r1 = mk(700000000, true, &r);
+	for (t = t0; t < t0 + 2000 * MS && !(pt && rt); t += 10 * MS) {
+		if (!qr) {
+			qr = mk(qs, true, &q);
+			qs += 200000;
+			as_add(&as, qr, t);
+		}
+		if (t == t0)
+			as_add(&as, p1, t0);
+		if (t == t0 + 10 * MS) {
+			as_add(&as, r1, t);
+			CHECK(!r1->newcomer);	/* yielded to Q */
+		}
+		rq = next(&as, t);
+		if (!rq)
+			continue;
+		if (rq == qr)
+			qr = NULL;
+		if (rq == p1)
+			pt = t - t0;
+		if (rq == r1)
+			rt = t - t0;
+		as_complete(&as, rq, t + 10 * MS);
+	}
+	CHECK(rt > 135 * MS && rt <= 300 * MS);
+	CHECK(pt > 1000 * MS && pt <= 1150 * MS);
+	CHECK(as.cnt.start_fifo_waits > 0);
+}
+
+static void test_start_fifo_wait(void)
+{
+	u64 first, second;
+
+	start_fifo_scene(1000 * MS, false, &first, &second);
+	/* past read_expire at 125 ms, sent at the first look after 1 s */
+	CHECK(first > 1000 * MS && first <= 1150 * MS);
+	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
+	start_fifo_scene(125 * MS, false, &first, &second);	/* off */
+	CHECK(first > 125 * MS && first <= 300 * MS);
+	CHECK(second && second <= first + 300 * MS);
+	start_fifo_scene(1000 * MS, true, &first, &second);	/* a stream */
+	CHECK(first > 125 * MS && first <= 300 * MS);
+	CHECK(second && second <= first + 300 * MS);
+}
+
+/*
  * A kept write batch (rule 1's other half) ends when a newcomer's read
  * arrives while a program starts, drained to K as any turn to reads, and
  * the read makes the queue worth dispatching again (blk-mq asks has_work
@@ -2786,6 +2902,8 @@ void suite_core(void)
 	RUN(test_newcomer_cuts_owed_batch);
 	RUN(test_newcomer_cuts_kept_batch);
 	RUN(test_newcomer_cuts_outranked);
+	RUN(test_start_fifo_wait);
+	RUN(test_start_fifo_skips_load);
 	RUN(test_far_seeker_yields);
 	RUN(test_wait_req_ends_on_any_completion);
 }

@@ -197,6 +197,7 @@ static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
 	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0, ahead = 0;
+	uint64_t start_waits = 0, tight = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -239,8 +240,18 @@ static void test_properties_random_workloads(void)
 					antic_max64(w.set.as.write_batch_expire,
 						    w.set.as.read_batch_expire) +
 					streams * 30 * ANTIC_NSEC_PER_MSEC;
+				/*
+				 * While a program starts the FIFO sends one read per
+				 * start_read_expire: a read may wait out the start (at
+				 * most the newcomer's favour) before the bound above.
+				 */
+				if (r.as.start_fifo_waits) {
+					bound += w.set.as.newcomer_expire;
+					start_waits++;
+				}
 
 				check_wait("sync", r.max_sync_wait, bound, seed);
+				tight += !r.as.start_fifo_waits;
 				long_batches += r.as.write_batches_long;
 				ahead += r.as.newcomer_reads;
 				/*
@@ -267,7 +278,67 @@ static void test_properties_random_workloads(void)
 	CHECK(worst_async > 0);
 	CHECK(long_batches > 0);	/* and the share rule gave writes long batches */
 	CHECK(ahead > 0);	/* and newcomers' reads went first */
+	/* both bounds were tried: runs with a start's FIFO waits, and without */
+	CHECK(start_waits > 0 && tight > 0);
 	CHECK(bound_checks > 0);	/* read batches started beside writes at depth 4 */
+}
+
+/*
+ * Programs starting beside a load, at random: ten readers (a large burst,
+ * never newcomers) at work for 9 s when one to three seeky processes
+ * start, perhaps with writers. No read waits past the start (the favour)
+ * plus the usual bound, and the start FIFO acted.
+ */
+static void test_properties_program_starts(void)
+{
+	struct sim_options o = { .drain = true };
+	uint64_t start_waits = 0;
+	char text[4096], err[512];
+	uint64_t seed;
+
+	for (seed = 1; seed <= 8; seed++) {
+		uint64_t x = seed * 2654435761u + 11, bound;
+		struct workload w;
+		struct sim_result r;
+		int off;
+
+		off = snprintf(text, sizeof(text),
+			"[antic-sim]\nseed=%llu\nqueue_depth=%d\n"
+			"[load]\nrw=%s\nbs=%dk\nsize=64m\nnumjobs=10\noffset_increment=1g\n"
+			"time_based=1\nruntime=13s\n"
+			"[prog]\nstartdelay=9s\nrw=randread\nbs=%dk\nsize=4m\nnumjobs=%d\n"
+			"offset=20g\noffset_increment=2g\n",
+			(unsigned long long)seed, rnd(&x, 2) ? 32 : 1,
+			rnd(&x, 2) ? "read" : "randread", 4 << rnd(&x, 6),
+			4 << rnd(&x, 4), 1 + rnd(&x, 3));
+		if (rnd(&x, 2))
+			snprintf(text + off, sizeof(text) - (size_t)off,
+				 "[w]\nrw=write\nbs=1m\nsize=256m\noffset=40g\n");
+		if (parse(text, &w, err)) {
+			CHECK(!"program-start job file did not parse");
+			fprintf(stderr, "%s\n%s\n", err, text);
+			continue;
+		}
+		if (sim_run(&w, POL_AS, &o, &r, err, sizeof(err))) {
+			CHECK(!"sim_run failed");
+			workload_free(&w);
+			continue;
+		}
+		CHECK_EQ(r.violations, 0);
+		CHECK(!r.timed_out);
+		CHECK_EQ(r.bytes_added, r.bytes_completed);
+		/* as in test_properties_random_workloads, with the favour */
+		bound = w.set.as.newcomer_expire + w.set.as.read_expire +
+			w.set.as.read_batch_expire +
+			antic_max64(w.set.as.write_batch_expire,
+				    w.set.as.read_batch_expire) +
+			14 * 30 * ANTIC_NSEC_PER_MSEC;
+		check_wait("sync", r.max_sync_wait, bound, seed);
+		start_waits += r.as.start_fifo_waits;
+		sim_result_free(&r);
+		workload_free(&w);
+	}
+	CHECK(start_waits > 0);
 }
 
 /*
@@ -289,6 +360,7 @@ static void test_tunable_extremes(void)
 		{ "share_window", { "0", "1", "600000" } },
 		{ "newcomer_expire", { "0", "1", "60000" } },
 		{ "newcomer_plug", { "0", "1", "4096" } },
+		{ "start_read_expire", { "0", "1", "60000" } },
 		{ "dl_read_expire", { "0", "1", "3600000" } },
 		{ "dl_write_expire", { "0", "1", "3600000" } },
 		{ "writes_starved", { "0", "1", "1048576" } },
@@ -318,6 +390,8 @@ static void test_tunable_extremes(void)
 		CHECK(strstr(err, "newcomer_expire: want milliseconds 0..60000"));
 		CHECK(settings_apply(&st, "newcomer_plug", "4097", err, sizeof(err)) == -1);
 		CHECK(strstr(err, "newcomer_plug: want a count 0..4096"));
+		CHECK(settings_apply(&st, "start_read_expire", "60001", err, sizeof(err)) == -1);
+		CHECK(strstr(err, "start_read_expire: want milliseconds 0..60000"));
 		CHECK(settings_apply(&st, "write_bound", "7", err, sizeof(err)) == 0);
 		CHECK_EQ(st.as.write_bound, 7);	/* a count, not ms */
 		CHECK_EQ(st.as.read_expire, 125 * ANTIC_NSEC_PER_MSEC);
@@ -1249,6 +1323,7 @@ void suite_sim(void)
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
+	RUN(test_properties_program_starts);
 	RUN(test_tunable_extremes);
 	RUN(test_determinism);
 	RUN(test_demo_ordering);

@@ -30,7 +30,7 @@ run() {
 D=vda
 Q=/sys/block/$D/queue
 T=$Q/iosched
-TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window newcomer_expire newcomer_plug"
+TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window newcomer_expire newcomer_plug start_read_expire"
 
 t_load() {
 	modprobe anticipatory || return 1
@@ -53,6 +53,7 @@ t_defaults() {
 		[ "$(cat $T/antic_in_flight)" = 1 ] && [ "$(cat $T/write_bound)" = 32 ] &&
 		[ "$(cat $T/sync_write_expire)" = 20 ] && [ "$(cat $T/share_window)" = 60000 ] &&
 		[ "$(cat $T/newcomer_expire)" = 8000 ] && [ "$(cat $T/newcomer_plug)" = 2 ] &&
+		[ "$(cat $T/start_read_expire)" = 1000 ] &&
 		grep -q "exit probability" $T/est_time
 }
 
@@ -156,7 +157,7 @@ t_tunables_under_load() {
 	wait $LOADPID || { cat /tmp/load.out; return 1; }
 	echo 6 > $T/antic_expire; echo 125 > $T/read_expire; echo 250 > $T/write_expire
 	echo 500 > $T/read_batch_expire; echo 125 > $T/write_batch_expire; echo 60000 > $T/share_window
-	echo 8000 > $T/newcomer_expire; echo 2 > $T/newcomer_plug
+	echo 8000 > $T/newcomer_expire; echo 2 > $T/newcomer_plug; echo 1000 > $T/start_read_expire
 }
 
 t_nr_requests() {
@@ -497,9 +498,11 @@ t_rules_depth32() {
 	echo 600001 > $t/share_window 2>/dev/null && { echo "share_window took 600001"; return 1; }
 	echo 60001 > $t/newcomer_expire 2>/dev/null && { echo "newcomer_expire took 60001"; return 1; }
 	echo 4097 > $t/newcomer_plug 2>/dev/null && { echo "newcomer_plug took 4097"; return 1; }
+	echo 60001 > $t/start_read_expire 2>/dev/null && { echo "start_read_expire took 60001"; return 1; }
 	[ "$(cat $t/antic_in_flight)" = 1 ] && [ "$(cat $t/write_bound)" = 32 ] &&
 		[ "$(cat $t/sync_write_expire)" = 20 ] && [ "$(cat $t/share_window)" = 60000 ] &&
-		[ "$(cat $t/newcomer_expire)" = 8000 ] && [ "$(cat $t/newcomer_plug)" = 2 ] ||
+		[ "$(cat $t/newcomer_expire)" = 8000 ] && [ "$(cat $t/newcomer_plug)" = 2 ] &&
+		[ "$(cat $t/start_read_expire)" = 1000 ] ||
 		{ echo "a refused value changed a rule"; return 1; }
 	for wb in 1 32 0; do
 		echo $wb > $t/write_bound || return 1
@@ -512,11 +515,12 @@ t_rules_depth32() {
 		wait $w || return 1
 	done
 	echo 0 > $t/antic_in_flight && echo 0 > $t/sync_write_expire && echo 0 > $t/share_window &&
-		echo 0 > $t/newcomer_expire && echo 0 > $t/newcomer_plug || return 1
+		echo 0 > $t/newcomer_expire && echo 0 > $t/newcomer_plug &&
+		echo 0 > $t/start_read_expire || return 1
 	t_fio_verify_small /dev/$d || return 1
 	echo 1 > $t/antic_in_flight && echo 32 > $t/write_bound && echo 20 > $t/sync_write_expire &&
 		echo 60000 > $t/share_window && echo 8000 > $t/newcomer_expire &&
-		echo 2 > $t/newcomer_plug || return 1
+		echo 2 > $t/newcomer_plug && echo 1000 > $t/start_read_expire || return 1
 	[ -f $c ] || return 0	# no debugfs in this kernel
 	tr '\n' ' ' < $c; echo
 	awk '{ v[$1] = $2 }
