@@ -94,9 +94,10 @@ struct as_tunables {
 	 */
 	u64 newcomer_plug;
 	/*
-	 * While a program starts (ns; at most read_expire for off): how old
-	 * a read of the load it starts beside must be before the FIFO sends
-	 * it, and how long after the FIFO sent the last such read.
+	 * While a program starts (ns; at most read_expire for off, as on a
+	 * non-rotational device): how old a read of the load it starts
+	 * beside must be before the FIFO sends it, and how long after the
+	 * FIFO sent the last such read.
 	 */
 	u64 start_read_expire;
 };
@@ -168,7 +169,7 @@ struct as_counters {
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
-	u64 start_fifo_waits;	/* expired reads left waiting for a program starting */
+	u64 start_fifo_waits;	/* FIFO looks that left a load's read for a program */
 };
 
 /*

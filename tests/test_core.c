@@ -857,7 +857,9 @@ static void test_nonrotational_default(void)
 
 	as_default_tunables(&t, false);
 	CHECK_EQ(t.antic_expire, 0);
+	CHECK_EQ(t.start_read_expire, 0);
 	as_default_tunables(&t, true);
+	CHECK_EQ(t.start_read_expire, 1000 * MS);
 	CHECK_EQ(t.antic_expire, 6 * MS);
 	CHECK_EQ(t.read_expire, 125 * MS);
 	CHECK_EQ(t.write_expire, 250 * MS);
@@ -2331,7 +2333,8 @@ static void test_newcomer_cuts_outranked(void)
  * come at t0, far apart. Returns when P's first and second were sent,
  * 0 for never.
  */
-static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second)
+static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
+			     bool sync_write)
 {
 	struct as_sched as;
 	struct antic_proc p, q;
@@ -2344,6 +2347,12 @@ static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second)
 	*first = *second = 0;
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	p2 = mk(900000000, true, &p);
+	if (sync_write) {
+		/* an fsync's write is no read of the load's: rule 3 off */
+		p1->write = true;
+		p1->sector = 800000000;	/* not the elevator's next */
+		as.tun.sync_write_expire = 0;
+	}
 	for (t = t0; t < t0 + 2500 * MS && !*second; t += 10 * MS) {
 		if (!qr) {
 			/* Q's next read comes as its last completes */
@@ -2369,13 +2378,34 @@ static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second)
 	CHECK_EQ(as.cnt.start_fifo_waits > 0, sre > as.tun.read_expire && !stream);
 }
 
+static void test_start_fifo_wait(void)
+{
+	u64 first, second;
+
+	start_fifo_scene(1000 * MS, false, &first, &second, false);
+	/* past read_expire at 125 ms, sent at the first look after 1 s */
+	CHECK(first > 1000 * MS && first <= 1150 * MS);
+	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
+	start_fifo_scene(125 * MS, false, &first, &second, false);	/* off */
+	CHECK(first > 125 * MS && first <= 300 * MS);
+	CHECK(second && second <= first + 300 * MS);
+	start_fifo_scene(1000 * MS, true, &first, &second, false);	/* a stream */
+	CHECK(first > 125 * MS && first <= 300 * MS);
+	CHECK(second && second <= first + 300 * MS);
+	/* P's first a sync write: sent at read_expire, its read after 1 s */
+	start_fifo_scene(1000 * MS, false, &first, &second, true);
+	CHECK(first > 125 * MS && first <= 300 * MS);
+	CHECK(second > 1000 * MS && second <= 1150 * MS);
+}
+
 /*
  * The FIFO holds the load's read back, not one of the program's own
- * behind it: R, which started 800 ms before Q and yielded to it (a
- * program's worker that the next one outranks), is served at the first
- * look after its read_expire, P's read a second on.
+ * behind it or ahead of it: R, which started 800 ms before Q and yielded
+ * to it (a program's worker that the next one outranks), is served at the
+ * first look after its read_expire, P's read a second old (R's being sent
+ * does not count as a load's). @r_first: R's read queued before P's.
  */
-static void test_start_fifo_skips_load(void)
+static void start_fifo_skip_scene(bool r_first)
 {
 	struct as_sched as;
 	struct antic_proc p, q, r;
@@ -2400,9 +2430,9 @@ static void test_start_fifo_skips_load(void)
 			as_add(&as, qr, t);
 		}
 		if (t == t0)
-			as_add(&as, p1, t0);
+			as_add(&as, r_first ? r1 : p1, t0);
 		if (t == t0 + 10 * MS) {
-			as_add(&as, r1, t);
+			as_add(&as, r_first ? p1 : r1, t);
 			CHECK(!r1->newcomer);	/* yielded to Q */
 		}
 		rq = next(&as, t);
@@ -2416,26 +2446,17 @@ static void test_start_fifo_skips_load(void)
 			rt = t - t0;
 		as_complete(&as, rq, t + 10 * MS);
 	}
-	CHECK(rt > 135 * MS && rt <= 300 * MS);
-	CHECK(pt > 1000 * MS && pt <= 1150 * MS);
+	CHECK(rt > 125 * MS && rt <= 300 * MS);
+	CHECK(pt > 1000 * MS && pt <= 1160 * MS);
 	CHECK(as.cnt.start_fifo_waits > 0);
 }
 
-static void test_start_fifo_wait(void)
+static void test_start_fifo_skips_load(void)
 {
-	u64 first, second;
-
-	start_fifo_scene(1000 * MS, false, &first, &second);
-	/* past read_expire at 125 ms, sent at the first look after 1 s */
-	CHECK(first > 1000 * MS && first <= 1150 * MS);
-	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
-	start_fifo_scene(125 * MS, false, &first, &second);	/* off */
-	CHECK(first > 125 * MS && first <= 300 * MS);
-	CHECK(second && second <= first + 300 * MS);
-	start_fifo_scene(1000 * MS, true, &first, &second);	/* a stream */
-	CHECK(first > 125 * MS && first <= 300 * MS);
-	CHECK(second && second <= first + 300 * MS);
+	start_fifo_skip_scene(false);
+	start_fifo_skip_scene(true);
 }
+
 
 /*
  * A kept write batch (rule 1's other half) ends when a newcomer's read

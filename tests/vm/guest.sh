@@ -45,15 +45,15 @@ t_select() {
 }
 
 t_defaults() {
-	want=6
-	[ "$(cat $Q/rotational)" = 1 ] || want=0
+	want=6 sre=1000
+	[ "$(cat $Q/rotational)" = 1 ] || want=0 sre=0
 	[ "$(cat $T/antic_expire)" = $want ] || { echo "antic_expire $(cat $T/antic_expire), want $want"; return 1; }
 	[ "$(cat $T/read_expire)" = 125 ] && [ "$(cat $T/write_expire)" = 250 ] &&
 		[ "$(cat $T/read_batch_expire)" = 500 ] && [ "$(cat $T/write_batch_expire)" = 125 ] &&
 		[ "$(cat $T/antic_in_flight)" = 1 ] && [ "$(cat $T/write_bound)" = 32 ] &&
 		[ "$(cat $T/sync_write_expire)" = 20 ] && [ "$(cat $T/share_window)" = 60000 ] &&
 		[ "$(cat $T/newcomer_expire)" = 8000 ] && [ "$(cat $T/newcomer_plug)" = 2 ] &&
-		[ "$(cat $T/start_read_expire)" = 1000 ] &&
+		[ "$(cat $T/start_read_expire)" = $sre ] &&
 		grep -q "exit probability" $T/est_time
 }
 
