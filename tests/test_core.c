@@ -2334,7 +2334,7 @@ static void test_newcomer_cuts_outranked(void)
  * 0 for never.
  */
 static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
-			     bool sync_write)
+			     bool sync_write, u64 p_age)
 {
 	struct as_sched as;
 	struct antic_proc p, q;
@@ -2343,7 +2343,7 @@ static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
 
 	two_procs(&as, &p, &q, 1);
 	as.tun.start_read_expire = sre;
-	t0 = grow_old(&as, &p, 1000, 3500 * MS);
+	t0 = grow_old(&as, &p, 1000, p_age);
 	*first = *second = 0;
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	p2 = mk(900000000, true, &p);
@@ -2382,28 +2382,36 @@ static void test_start_fifo_wait(void)
 {
 	u64 first, second;
 
-	start_fifo_scene(1000 * MS, false, &first, &second, false);
+	start_fifo_scene(1000 * MS, false, &first, &second, false, 3500 * MS);
 	/* past read_expire at 125 ms, sent at the first look after 1 s */
 	CHECK(first > 1000 * MS && first <= 1150 * MS);
 	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
-	start_fifo_scene(125 * MS, false, &first, &second, false);	/* off */
+	start_fifo_scene(125 * MS, false, &first, &second, false, 3500 * MS);	/* off */
 	CHECK(first > 125 * MS && first <= 300 * MS);
 	CHECK(second && second <= first + 300 * MS);
-	start_fifo_scene(1000 * MS, true, &first, &second, false);	/* a stream */
+	start_fifo_scene(1000 * MS, true, &first, &second, false, 3500 * MS);	/* a stream */
 	CHECK(first > 125 * MS && first <= 300 * MS);
 	CHECK(second && second <= first + 300 * MS);
 	/* P's first a sync write: sent at read_expire, its read after 1 s */
-	start_fifo_scene(1000 * MS, false, &first, &second, true);
+	start_fifo_scene(1000 * MS, false, &first, &second, true, 3500 * MS);
 	CHECK(first > 125 * MS && first <= 300 * MS);
 	CHECK(second > 1000 * MS && second <= 1150 * MS);
+	/*
+	 * P a newcomer still (1.5 s old, favour 3 s: a load started inside
+	 * an earlier program's favour inherits it), but at work 750 ms or
+	 * more before Q: the load all the same
+	 */
+	start_fifo_scene(1000 * MS, false, &first, &second, false, 1500 * MS);
+	CHECK(first > 1000 * MS && first <= 1150 * MS);
+	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
 }
 
 /*
  * The FIFO holds the load's read back, not one of the program's own
- * behind it or ahead of it: R, which started 800 ms before Q and yielded
- * to it (a program's worker that the next one outranks), is served at the
- * first look after its read_expire, P's read a second old (R's being sent
- * does not count as a load's). @r_first: R's read queued before P's.
+ * behind it or ahead of it: R, a program that started 800 ms before Q,
+ * its worker, and yielded to it, is served at the first look after its
+ * read_expire, P's read a second old (R's being sent does not count as a
+ * load's). @r_first: R's read queued before P's.
  */
 static void start_fifo_skip_scene(bool r_first)
 {
@@ -2415,11 +2423,16 @@ static void start_fifo_skip_scene(bool r_first)
 	two_procs(&as, &p, &q, 1);
 	antic_proc_init(&r);
 	t0 = grow_old(&as, &p, 1000, 3500 * MS);
-	/* R's first read, 800 ms before Q's */
+	/* R's first reads, 800 ms before Q's, far apart: a program */
 	rq = mk(600000000, true, &r);
 	as_add(&as, rq, t0 - 800 * MS);
 	CHECK(next(&as, t0 - 800 * MS) == rq);
 	as_complete(&as, rq, t0 - 799 * MS);
+	rq = mk(650000000, true, &r);
+	as_add(&as, rq, t0 - 798 * MS);
+	CHECK(next(&as, t0 - 798 * MS) == rq);
+	as_complete(&as, rq, t0 - 797 * MS);
+	CHECK_EQ(as.start_first, r.first_seen);
 	as_handle_expiry(&as, t0 - 700 * MS);
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	r1 = mk(700000000, true, &r);
