@@ -900,13 +900,15 @@ void as_handle_expiry(struct as_sched *as, u64 now)
  * one that is no newcomer (at work since before the favour, or one of a
  * large burst, as ten fio readers started at once are), or of one at work
  * AS_NEWCOMER_SETTLE before the start's first program (start_note), as
- * the favour ranks them (favoured())? The last are newcomers
- * too when they started inside an earlier program's favour: in vmbench
- * the ten readers started after read-vs-fsync inherited one, and the
- * rule never acted (-srefin: python beside 10r-seq 1.96 and 2.11 s, as
- * the module before it). The program's own processes, its workers
- * yielded to a later one too, start with it or after it. A sync write is
- * none: rule 3 (sync_write_expire) has it.
+ * the favour ranks them (favoured())? The last are newcomers too when
+ * they started inside an earlier program's favour: in vmbench the ten
+ * readers started after read-vs-fsync inherited one, and without the
+ * last test the rule never acted (-srevw: python beside 10r-seq 1.96
+ * and 2.11 s, as the module before it). With it, it still did not for
+ * python in such a boot (-srefin), the readers' favour coming, it seems,
+ * from a program before them: not solved. The program's own processes,
+ * its workers yielded to a later one too, start with it or after it. A
+ * sync write is none: rule 3 (sync_write_expire) has it.
  */
 static bool load_read(const struct as_sched *as, const struct antic_rq *rq,
 		      u64 now)
