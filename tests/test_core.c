@@ -2324,6 +2324,34 @@ static void test_newcomer_cuts_outranked(void)
 }
 
 /*
+ * A start's steps, 10 ms apart: Q's next read comes as its last completes
+ * (start_feed; *@qs on by @gap each time), then one request is sent and
+ * completes 10 ms on (start_send, which returns it).
+ */
+static void start_feed(struct as_sched *as, struct antic_proc *q,
+		       struct antic_rq **qr, u64 *qs, u64 gap, u64 t)
+{
+	if (*qr)
+		return;
+	*qr = mk(*qs, true, q);
+	*qs += gap;
+	as_add(as, *qr, t);
+}
+
+static struct antic_rq *start_send(struct as_sched *as, struct antic_rq **qr,
+				   u64 t)
+{
+	struct antic_rq *rq = next(as, t);
+
+	if (!rq)
+		return NULL;
+	if (rq == *qr)
+		*qr = NULL;
+	as_complete(as, rq, t + 10 * MS);
+	return rq;
+}
+
+/*
  * While a program starts, an old process's read past read_expire waits
  * until start_read_expire old, and a second one start_read_expire after
  * the first (the FIFO's looks counted); not while a stream starts, nor
@@ -2354,26 +2382,16 @@ static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
 		as.tun.sync_write_expire = 0;
 	}
 	for (t = t0; t < t0 + 2500 * MS && !*second; t += 10 * MS) {
-		if (!qr) {
-			/* Q's next read comes as its last completes */
-			qr = mk(qs, true, &q);
-			qs += stream ? 8 : 200000;
-			as_add(&as, qr, t);
-		}
+		start_feed(&as, &q, &qr, &qs, stream ? 8 : 200000, t);
 		if (t == t0) {
 			as_add(&as, p1, t0);
 			as_add(&as, p2, t0);
 		}
-		rq = next(&as, t);
-		if (!rq)
-			continue;
-		if (rq == qr)
-			qr = NULL;
+		rq = start_send(&as, &qr, t);
 		if (rq == p1)
 			*first = t - t0;
 		if (rq == p2)
 			*second = t - t0;
-		as_complete(&as, rq, t + 10 * MS);
 	}
 	CHECK_EQ(as.cnt.start_fifo_waits > 0, sre > as.tun.read_expire && !stream);
 }
@@ -2437,27 +2455,18 @@ static void start_fifo_skip_scene(bool r_first)
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	r1 = mk(700000000, true, &r);
 	for (t = t0; t < t0 + 2000 * MS && !(pt && rt); t += 10 * MS) {
-		if (!qr) {
-			qr = mk(qs, true, &q);
-			qs += 200000;
-			as_add(&as, qr, t);
-		}
+		start_feed(&as, &q, &qr, &qs, 200000, t);
 		if (t == t0)
 			as_add(&as, r_first ? r1 : p1, t0);
 		if (t == t0 + 10 * MS) {
 			as_add(&as, r_first ? p1 : r1, t);
 			CHECK(!r1->newcomer);	/* yielded to Q */
 		}
-		rq = next(&as, t);
-		if (!rq)
-			continue;
-		if (rq == qr)
-			qr = NULL;
+		rq = start_send(&as, &qr, t);
 		if (rq == p1)
 			pt = t - t0;
 		if (rq == r1)
 			rt = t - t0;
-		as_complete(&as, rq, t + 10 * MS);
 	}
 	CHECK(rt > 125 * MS && rt <= 300 * MS);
 	CHECK(pt > 1000 * MS && pt <= 1160 * MS);

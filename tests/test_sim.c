@@ -183,6 +183,31 @@ static void random_jobfile(uint64_t seed, char *buf, size_t len)
 	}
 }
 
+/* The sync requests a workload can have out at once: one per stream. */
+static uint64_t job_streams(const struct workload *w)
+{
+	uint64_t streams = 0;
+	size_t q;
+
+	for (q = 0; q < w->nr_jobs; q++)
+		streams += (uint64_t)w->jobs[q].numjobs * w->jobs[q].iodepth;
+	return streams;
+}
+
+/*
+ * No read waits past read_expire plus a batch each way (a write batch the
+ * share rule owes runs read_batch_expire), plus the sync requests that may
+ * legitimately be ahead of it (one per stream, each at worst a full stroke
+ * and a turn, ~30 ms): the FIFO is looked at only once per read_expire.
+ */
+static uint64_t sync_wait_bound(const struct workload *w)
+{
+	return w->set.as.read_expire + w->set.as.read_batch_expire +
+	       antic_max64(w->set.as.write_batch_expire,
+			   w->set.as.read_batch_expire) +
+	       job_streams(w) * 30 * ANTIC_NSEC_PER_MSEC;
+}
+
 /* A run's longest @what wait is within @bound; the seed is shown if not. */
 static void check_wait(const char *what, uint64_t wait, uint64_t bound,
 		       unsigned long long seed)
@@ -223,24 +248,9 @@ static void test_properties_random_workloads(void)
 			CHECK_EQ(r.bytes_added, r.bytes_completed);
 			CHECK(r.requests > 0);
 			if (pol == POL_AS) {
-				/*
-				 * No read waits past read_expire plus a batch each way, plus
-				 * the sync requests that may legitimately be ahead of it (one
-				 * per stream, each at worst a full stroke and a turn, ~30 ms):
-				 * the FIFO is looked at only once per read_expire.
-				 */
-				uint64_t streams = 0, bound;
-				size_t q;
+				uint64_t streams = job_streams(&w), bound;
 
-				for (q = 0; q < w.nr_jobs; q++)
-					streams += (uint64_t)w.jobs[q].numjobs * w.jobs[q].iodepth;
-				/* a write batch the share rule owes runs read_batch_expire */
-				bound = w.set.as.read_expire + w.set.as.read_batch_expire +
-					antic_max64(w.set.as.write_batch_expire,
-						    w.set.as.read_batch_expire) +
-					streams * 30 * ANTIC_NSEC_PER_MSEC;
-
-				check_wait("sync", r.max_sync_wait, bound, seed);
+				check_wait("sync", r.max_sync_wait, sync_wait_bound(&w), seed);
 				long_batches += r.as.write_batches_long;
 				ahead += r.as.newcomer_reads;
 				/*
@@ -329,12 +339,8 @@ static void test_properties_program_starts(void)
 		CHECK_EQ(r.violations, 0);
 		CHECK(!r.timed_out);
 		CHECK_EQ(r.bytes_added, r.bytes_completed);
-		/* as in test_properties_random_workloads, after the cap */
-		bound = w.set.as.newcomer_expire + w.set.as.read_expire +
-			w.set.as.read_batch_expire +
-			antic_max64(w.set.as.write_batch_expire,
-				    w.set.as.read_batch_expire) +
-			(chain ? 35 : 14) * 30 * ANTIC_NSEC_PER_MSEC;
+		/* test_properties_random_workloads' bound, after the cap */
+		bound = w.set.as.newcomer_expire + sync_wait_bound(&w);
 		check_wait("sync", r.max_sync_wait, bound, seed);
 		start_waits += r.as.start_fifo_waits;
 		sim_result_free(&r);
