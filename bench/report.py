@@ -403,13 +403,17 @@ class Cell:
 
     def background(self):
         """The start-up's load: its aggregate read and write MB/s per
-        repetition (fio's figures over the load's whole run)."""
+        repetition (fio's figures over the load's whole run) and its
+        longest read in ms (the price of a rule that holds its reads
+        back shows there first)."""
         out = []
         for r in sorted(self.docs):
             d = self.docs[r].get("load")
             if d:
                 out.append((sum(j["read"]["bw_bytes"] for j in d["jobs"]) / 1e6,
-                            sum(j["write"]["bw_bytes"] for j in d["jobs"]) / 1e6))
+                            sum(j["write"]["bw_bytes"] for j in d["jobs"]) / 1e6,
+                            max((j["read"].get("clat_ns", {}).get("max", 0)
+                                 for j in d["jobs"]), default=0) / 1e6))
         return out
 
     def job_means(self):
@@ -646,7 +650,10 @@ def write_reports(log, cells, simt, morton, prefix):
                         if bgs:
                             rec["background"] = {
                                 "read_MBps": round(statistics.median(b[0] for b in bgs), 2),
-                                "write_MBps": round(statistics.median(b[1] for b in bgs), 2)}
+                                "write_MBps": round(statistics.median(b[1] for b in bgs), 2),
+                                "read_max_ms": [round(statistics.median(b[2] for b in bgs), 1),
+                                                round(min(b[2] for b in bgs), 1),
+                                                round(max(b[2] for b in bgs), 1)]}
                         if "background" in pred:
                             rec["sim_background"] = pred["background"]
                         figs = [c.sreplay[r] for r in sorted(c.sreplay)]
@@ -680,6 +687,23 @@ def write_reports(log, cells, simt, morton, prefix):
                             if "sim_background" in rec:
                                 sb = rec["sim_background"]
                                 t += " {%.1f+%.1f}" % (sb["read_MBps"], sb["write_MBps"])
+                        line += " %*s" % (width, t)
+                    txt.append(line)
+                txt.append("")
+                txt.append("   background load's longest read, ms (fio's clat max; median "
+                           "[min-max] of the repetitions)")
+                for w, l in part_rows:
+                    if l == "none":
+                        continue
+                    line = "   %-23s" % ("%s %s" % (w, l))
+                    for s in scheds:
+                        rec = next((x for x in records if (x["disk"], x["depth"], x["workload"],
+                                                           x["load"], x["scheduler"])
+                                    == (disk, depth, w, l, s)), None)
+                        t = "-"
+                        if rec and "background" in rec and rec["background"]["read_max_ms"][2]:
+                            m, lo, hi = rec["background"]["read_max_ms"]
+                            t = "%.0f" % m + (" [%.0f-%.0f]" % (lo, hi) if lo != hi else "")
                         line += " %*s" % (width, t)
                     txt.append(line)
 
