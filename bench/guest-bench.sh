@@ -128,7 +128,7 @@ unguard() {
 asctr() {
 	[ $SCHED = anticipatory ] && [ -f $ctr ] || return 0
 	echo "ASCTR $DEPTH $1 $REP $(awk 'NR == FNR { a[$1] = $2; next }
-		{ printf "%s=%.0f ", $1, $1 ~ /^write_k/ ? $2 : $2 - a[$1] }' /tmp/ctr0 $ctr)"
+		{ printf "%s=%.0f ", $1, $1 ~ /^write_k|_ms$/ ? $2 : $2 - a[$1] }' /tmp/ctr0 $ctr)"
 }
 
 # measure: run the measured fio (capped at CAP seconds) and print results
@@ -209,23 +209,39 @@ suite() {
 # issue to last completion), the load's throughput is its fio JSON.
 startup() {
 	name=$1 ld=$2 tag=startup-$1@$2
+	# TRACE=1: every request inserted from here to the program's start,
+	# with the task that inserted it (which process the scheduler's
+	# newcomer rules saw first)
+	tr=/sys/kernel/debug/tracing
+	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
+		echo 0 > $tr/tracing_on; echo > $tr/trace
+		echo 8192 > $tr/buffer_size_kb
+		dv=$(cat /sys/block/$D/dev)
+		echo "dev == $(( (${dv%%:*} << 20) | ${dv#*:} ))" > $tr/events/block/block_rq_insert/filter
+		echo 1 > $tr/events/block/block_rq_insert/enable
+		echo 1 > $tr/tracing_on
+	fi
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	# counted from before the load starts: its burst is in newcomer_bursts
 	ctr=/sys/kernel/debug/block/$D/sched/counters
 	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
+	# DIAG=1: the scheduler's state every 50 ms from the load's start to the program's end
+	dpid=
+	if [ "${DIAG:-0}" = 1 ] && [ $SCHED = anticipatory ] && [ -f $ctr ]; then
+		while :; do
+			echo "DIAG $tag $REP $(now_ms) $(grep -E '^(queued|in_flight_sync|newcomer_plugs|newcomer_reads|waits|read_dispatched|start_fifo_waits|start_first_ms|starting_until_ms|start_chain_until_ms|newcomer_first_ms) ' $ctr | tr '\n' ' ') tags $(grep -h busy /sys/kernel/debug/block/$D/hctx0/sched_tags 2>/dev/null | tr -d ' \n')"
+			sleep 0.05
+		done > /tmp/diag.out 2>&1 &
+		dpid=$!
+	fi
 	[ "$ld" = none ] || { bg load $J/startup-$ld.fio; sleep "$WARMUP"; }
 	s0=$(hs seeks); q0=$(hs requests); x0=$(hs sectors)
 	i0=$(idle); c0=$(total)
 	t0=$(now_ms)
-	# DIAG=1: the scheduler's state every 50 ms while the program starts
-	dpid=
-	if [ "${DIAG:-0}" = 1 ] && [ $SCHED = anticipatory ] && [ -f $ctr ]; then
-		while :; do
-			echo "DIAG $tag $REP $(now_ms) $(grep -E '^(queued|in_flight_sync|newcomer_plugs|newcomer_reads|waits|read_dispatched) ' $ctr | tr '\n' ' ') tags $(grep -h busy /sys/kernel/debug/block/$D/hctx0/sched_tags 2>/dev/null | tr -d ' \n')"
-			sleep 0.05
-		done > /tmp/diag.out 2>&1 &
-		dpid=$!
+	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
+		echo "TRACESTART $tag $REP $t0"
+		(sleep 0.3; echo 0 > $tr/tracing_on) &
 	fi
 	guard $((CAPS + 2))
 	timeout -s INT "$CAPS" replay-startup --time-scale "$TSCALE" --offset "$SUOFF" \
@@ -237,6 +253,11 @@ startup() {
 	s1=$(hs seeks); q1=$(hs requests); x1=$(hs sectors)
 	asctr "$tag"
 	[ -z "$dpid" ] || { kill $dpid; wait $dpid 2>/dev/null; cat /tmp/diag.out; }
+	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
+		echo 0 > $tr/tracing_on
+		grep -v '^#' $tr/trace | sed "s/^/TRACE $tag $REP /"
+		echo 0 > $tr/events/block/block_rq_insert/enable
+	fi
 	bg_stop
 	el=$((t1 - t0)) cens=0
 	# stopped at the cap: no figures of its own, only the bound (a replayer

@@ -35,8 +35,11 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # names the results vmbench-KVER-x.*;
 # AS_SET="name=value ..." writes anticipatory's sysfs tunables before each
 # of its runs (an A/B of one rule, say AS_SET=newcomer_plug=0);
-# DIAG=1 samples anticipatory's debugfs state every 50 ms of each start-up
-# (DIAG lines in the log);
+# DIAG=1 samples anticipatory's debugfs state every 50 ms from each start-up's
+# load to its end
+# (DIAG lines in the log); TRACE=1 the requests inserted (block_rq_insert,
+# with the inserting task) from each start-up's sync to 0.3 s into the
+# program (TRACE lines);
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
 # antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own
@@ -106,6 +109,7 @@ LOADS="$LOADS"
 ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
 AS_SET="${AS_SET:-}"
 DIAG=${DIAG:-0}
+TRACE=${TRACE:-0}
 COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
 RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}
 P
@@ -118,13 +122,15 @@ one() {	# one kernel's run: log, then report
 	kver=$1
 	log=$out/vmbench-$kver${TAG:-}.log
 	echo "vmbench: $kver (log: $log)" >&2
+	# which code the figures are of: the tree anticipatory.ko was built from
+	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"
 	if [ -t 2 ] && [ "$PARALLEL" != 1 ]; then
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
-			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" 2>&1 | tee "$log" |
+			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" 2>&1 | tee -a "$log" |
 			grep --line-buffered '^vm:' >&2 || true
 	else
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
-			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" > "$log" 2>&1 || true
+			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" >> "$log" 2>&1 || true
 	fi
 	sed -i 's/\r$//' "$log"
 	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; return 1; }
