@@ -689,25 +689,44 @@ static struct elv_fs_entry asmq_attrs[] = {
 /* ---- debugfs: what the scheduler has been doing ---- */
 
 #ifdef CONFIG_BLK_DEBUG_FS
+/* @t - @now in ms, or -1 for a time never set */
+static s64 asmq_ms_from(u64 t, u64 now)
+{
+	return t ? div_s64((s64)(t - now), NSEC_PER_MSEC) : -1;
+}
+
 /*
  * The depth-32 rules' state beside their counters (writes_kept,
  * drains_to_k, write_k and its range are in core's counter table): the
  * drive's share of each class and whether a write batch is kept now.
+ * Then the start FIFO's view, in ms from now (negative: past): when the
+ * start's first program began, when the start and its chain end, and
+ * when the newcomer the plug acts for was first seen.
  */
 static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
 {
 	u32 in_sync, in_async;
 	bool holding;
+	u64 first, until, chain, np_first, now;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ad->lock, flags);
+	now = ktime_get_ns();
 	in_sync = ad->as.in_flight[ANTIC_SYNC];
 	in_async = ad->as.in_flight[ANTIC_ASYNC];
 	holding = ad->as.holding;
+	first = ad->as.start_first;
+	until = ad->as.starting_until;
+	chain = ad->as.start_chain_until;
+	np_first = ad->as.newcomer ? ad->as.newcomer->first_seen : 0;
 	spin_unlock_irqrestore(&ad->lock, flags);
 	seq_printf(m, "in_flight_sync %u\n", in_sync);
 	seq_printf(m, "in_flight_async %u\n", in_async);
 	seq_printf(m, "holding_writes %d\n", holding);
+	seq_printf(m, "start_first_ms %lld\n", asmq_ms_from(first, now));
+	seq_printf(m, "starting_until_ms %lld\n", asmq_ms_from(until, now));
+	seq_printf(m, "start_chain_until_ms %lld\n", asmq_ms_from(chain, now));
+	seq_printf(m, "newcomer_first_ms %lld\n", asmq_ms_from(np_first, now));
 }
 
 static int asmq_counters_show(void *data, struct seq_file *m)
