@@ -825,8 +825,9 @@ static void wait_next(struct as_sched *as, u64 now)
 /*
  * @p, a favoured newcomer that seeks: a program starts, until @p's favour
  * ends. A chain of them (each starting before the last one's favour ran
- * out, an outranking one too) is one start; the processes at work before
- * its first program are the load it starts beside (load_read).
+ * out, an outranking one too) is one start, until the latest program
+ * exits (as_proc_exit); the processes at work before its first program
+ * are the load it starts beside (load_read).
  */
 static void start_note(struct as_sched *as, const struct antic_proc *p)
 {
@@ -904,11 +905,10 @@ void as_handle_expiry(struct as_sched *as, u64 now)
  * they started inside an earlier program's favour: in vmbench the ten
  * readers started after read-vs-fsync inherited one, and without the
  * last test the rule never acted (-srevw: python beside 10r-seq 1.96
- * and 2.11 s, as the module before it). With it, it still did not for
- * python in such a boot (-srefin), the readers' favour coming, it seems,
- * from a program before them: not solved. The program's own processes,
- * its workers yielded to a later one too, start with it or after it. A
- * sync write is none: rule 3 (sync_write_expire) has it.
+ * and 2.11 s, as the module before it). Nor with it, while the chain
+ * went on past its program's exit (as_proc_exit). The program's own
+ * processes, its workers yielded to a later one too, start with it or
+ * after it. A sync write is none: rule 3 (sync_write_expire) has it.
  */
 static bool load_read(const struct as_sched *as, const struct antic_rq *rq,
 		      u64 now)
@@ -1480,6 +1480,16 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 	if (as->newcomer == p) {
 		as->newcomer = NULL;	/* the host frees p after this */
 		as->plugged = false;
+		/*
+		 * The latest program is gone: its start is over, and a chain
+		 * (start_note) ends with it. Else a load started after it,
+		 * inside its favour, was part of the next program's start,
+		 * never its load: vmbench's read-vs-fsync streamer, killed
+		 * 3 s before 10r-seq began, was the chain's first program
+		 * when python started (-trace2, debugfs start_first_ms).
+		 */
+		as->starting_until = 0;
+		as->start_chain_until = 0;
 	}
 	if (as->antic_proc != p)
 		return;

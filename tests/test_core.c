@@ -2425,6 +2425,76 @@ static void test_start_fifo_wait(void)
 }
 
 /*
+ * A load started after a program exited, inside its favour, is the load
+ * of the next program that starts: E, a program (two reads far apart),
+ * exits 90 ms before P starts; P streams for 1.5 s, a newcomer by E's
+ * favour; then Q starts. P's read past read_expire waits a second. With
+ * E still at work (@e_exits false) Q's start is E's chain's, P started
+ * after its first program, and P's read goes at read_expire.
+ */
+static void start_fifo_exit_scene(bool e_exits)
+{
+	struct as_sched as;
+	struct antic_proc e, p, q;
+	struct antic_rq *p1, *qr = NULL, *rq;
+	u64 t0, t, sent = 0, qs = 300000000;
+
+	two_procs(&as, &p, &q, 1);
+	antic_proc_init(&e);
+	rq = mk(600000000, true, &e);
+	as_add(&as, rq, 0);
+	CHECK(next(&as, 0) == rq);
+	as_complete(&as, rq, 1 * MS);
+	rq = mk(650000000, true, &e);
+	as_add(&as, rq, 2 * MS);
+	CHECK(next(&as, 2 * MS) == rq);
+	as_complete(&as, rq, 3 * MS);
+	CHECK_EQ(as.start_first, e.first_seen);
+	as_handle_expiry(&as, 10 * MS);
+	if (e_exits)
+		as_proc_exit(&as, &e, 10 * MS);
+	/* P from 100 ms on: grow_old's steps, later */
+	for (t = 100 * MS; t < 1600 * MS; t += 3 * MS) {
+		struct antic_rq prq;
+
+		memset(&prq, 0, sizeof(prq));
+		prq.sector = 1000 + t / (3 * MS) * 8;
+		prq.nr_sectors = 8;
+		prq.sync = true;
+		prq.proc = &p;
+		as_add(&as, &prq, t);
+		CHECK(next(&as, t) == &prq);
+		as_complete(&as, &prq, t + 1 * MS);
+		as_handle_expiry(&as, t + 2 * MS);
+	}
+	CHECK(as.newcomer == &p);	/* a newcomer still, the latest */
+	t0 = t;
+	p1 = mk(900000000, true, &p);
+	for (; t < t0 + 2000 * MS && !sent; t += 10 * MS) {
+		start_feed(&as, &q, &qr, &qs, 200000, t);
+		if (t == t0)
+			as_add(&as, p1, t0);
+		rq = start_send(&as, &qr, t);
+		if (rq == p1)
+			sent = t - t0;
+	}
+	if (e_exits) {
+		CHECK_EQ(as.start_first, q.first_seen);
+		CHECK(sent > 1000 * MS && sent <= 1150 * MS);
+		CHECK(as.cnt.start_fifo_waits > 0);
+	} else {
+		CHECK_EQ(as.start_first, e.first_seen);
+		CHECK(sent > 125 * MS && sent <= 300 * MS);
+	}
+}
+
+static void test_start_fifo_after_exit(void)
+{
+	start_fifo_exit_scene(true);
+	start_fifo_exit_scene(false);
+}
+
+/*
  * The FIFO holds the load's read back, not one of the program's own
  * behind it or ahead of it: R, a program that started 800 ms before Q,
  * its worker, and yielded to it, is served at the first look after its
@@ -2946,6 +3016,7 @@ void suite_core(void)
 	RUN(test_newcomer_cuts_kept_batch);
 	RUN(test_newcomer_cuts_outranked);
 	RUN(test_start_fifo_wait);
+	RUN(test_start_fifo_after_exit);
 	RUN(test_start_fifo_skips_load);
 	RUN(test_far_seeker_yields);
 	RUN(test_wait_req_ends_on_any_completion);
