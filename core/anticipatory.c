@@ -825,16 +825,18 @@ static void wait_next(struct as_sched *as, u64 now)
 /*
  * @p, a favoured newcomer that seeks: a program starts, until @p's favour
  * ends. A chain of them (each starting before the last one's favour ran
- * out, an outranking one too) is one start, until the latest program
- * exits (as_proc_exit); the processes at work before its first program
- * are the load it starts beside (load_read).
+ * out, an outranking one too) is one start, until its first or its
+ * latest program exits (as_proc_exit); the processes at work before its
+ * first program are the load it starts beside (load_read).
  */
 static void start_note(struct as_sched *as, const struct antic_proc *p)
 {
 	u64 until = p->first_seen + as->tun.newcomer_expire;
 
-	if (p->first_seen >= as->start_chain_until)
+	if (p->first_seen >= as->start_chain_until) {
 		as->start_first = p->first_seen;
+		as->start_proc = p;
+	}
 	as->starting_until = antic_max64(as->starting_until, until);
 	as->start_chain_until = antic_max64(as->start_chain_until, until);
 }
@@ -1477,19 +1479,23 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 {
 	p->exited = true;
+	/*
+	 * The start's first or latest program is gone: the start is over,
+	 * and a chain (start_note) ends with it. Else a load started after
+	 * it, inside its favour, was part of the next program's start, never
+	 * its load: vmbench's read-vs-fsync streamer, killed 3 s before
+	 * 10r-seq began, was the chain's first program when python started
+	 * (-trace2, debugfs start_first_ms). The rest of a program, its
+	 * workers, start the next chain with their next reads.
+	 */
+	if (as->newcomer == p || as->start_proc == p) {
+		as->starting_until = 0;
+		as->start_chain_until = 0;
+		as->start_proc = NULL;	/* the host frees p after this */
+	}
 	if (as->newcomer == p) {
 		as->newcomer = NULL;	/* the host frees p after this */
 		as->plugged = false;
-		/*
-		 * The latest program is gone: its start is over, and a chain
-		 * (start_note) ends with it. Else a load started after it,
-		 * inside its favour, was part of the next program's start,
-		 * never its load: vmbench's read-vs-fsync streamer, killed
-		 * 3 s before 10r-seq began, was the chain's first program
-		 * when python started (-trace2, debugfs start_first_ms).
-		 */
-		as->starting_until = 0;
-		as->start_chain_until = 0;
 	}
 	if (as->antic_proc != p)
 		return;

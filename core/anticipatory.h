@@ -278,6 +278,7 @@ struct as_sched {
 	u64 starting_until;	/* ns: a seeky newcomer's favour (the start cut) */
 	u64 start_chain_until;	/* ns: the same; only an exit ends it */
 	u64 start_first;	/* ns: first_seen of that chain's first program */
+	const struct antic_proc *start_proc;	/* that program, till it exits */
 	bool plugged;		/* held for it: a completion reruns */
 	u64 burst_last;
 	u32 burst_size, burst_id;

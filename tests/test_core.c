@@ -2427,12 +2427,14 @@ static void test_start_fifo_wait(void)
 /*
  * A load started after a program exited, inside its favour, is the load
  * of the next program that starts: E, a program (two reads far apart),
- * exits 90 ms before P starts; P streams for 1.5 s, a newcomer by E's
- * favour; then Q starts. P's read past read_expire waits a second. With
- * E still at work (@e_exits false) Q's start is E's chain's, P started
- * after its first program, and P's read goes at read_expire.
+ * exits (@e_exit 1) 90 ms before P starts, the latest program then; or
+ * (2) 100 ms after, the start's first program still but no longer the
+ * latest. P streams for 1.5 s, a newcomer; then Q starts. P's read past
+ * read_expire waits a second. With E still at work (0) Q's start is
+ * E's chain's, P started after its first program, and P's read goes at
+ * read_expire.
  */
-static void start_fifo_exit_scene(bool e_exits)
+static void start_fifo_exit_scene(int e_exit)
 {
 	struct as_sched as;
 	struct antic_proc e, p, q;
@@ -2451,12 +2453,16 @@ static void start_fifo_exit_scene(bool e_exits)
 	as_complete(&as, rq, 3 * MS);
 	CHECK_EQ(as.start_first, e.first_seen);
 	as_handle_expiry(&as, 10 * MS);
-	if (e_exits)
+	if (e_exit == 1)
 		as_proc_exit(&as, &e, 10 * MS);
 	/* P from 100 ms on: grow_old's steps, later */
 	for (t = 100 * MS; t < 1600 * MS; t += 3 * MS) {
 		struct antic_rq prq;
 
+		if (e_exit == 2 && t == 202 * MS) {
+			CHECK(as.newcomer == &p);	/* E not the latest */
+			as_proc_exit(&as, &e, t);
+		}
 		memset(&prq, 0, sizeof(prq));
 		prq.sector = 1000 + t / (3 * MS) * 8;
 		prq.nr_sectors = 8;
@@ -2478,7 +2484,7 @@ static void start_fifo_exit_scene(bool e_exits)
 		if (rq == p1)
 			sent = t - t0;
 	}
-	if (e_exits) {
+	if (e_exit) {
 		CHECK_EQ(as.start_first, q.first_seen);
 		CHECK(sent > 1000 * MS && sent <= 1150 * MS);
 		CHECK(as.cnt.start_fifo_waits > 0);
@@ -2490,8 +2496,9 @@ static void start_fifo_exit_scene(bool e_exits)
 
 static void test_start_fifo_after_exit(void)
 {
-	start_fifo_exit_scene(true);
-	start_fifo_exit_scene(false);
+	start_fifo_exit_scene(1);
+	start_fifo_exit_scene(2);
+	start_fifo_exit_scene(0);
 }
 
 /*
