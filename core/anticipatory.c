@@ -825,14 +825,26 @@ static void wait_next(struct as_sched *as, u64 now)
 /*
  * @p, a favoured newcomer that seeks: a program starts, until @p's favour
  * ends. A chain of them (each starting before the last one's favour ran
- * out, an outranking one too) is one start, until its first or its
- * latest program exits (as_proc_exit); the processes at work before its
- * first program are the load it starts beside (load_read).
+ * out, an outranking one too) is one start while its first program is at
+ * work: not once it exited (as_proc_exit) or has been idle
+ * AS_NEWCOMER_IDLE, after which its own next read would start it afresh.
+ * The processes at work before the first program are the load it starts
+ * beside (load_read). A chain that outlived its first program made a load
+ * started after it part of the next program's start, never its load:
+ * vmbench's read-vs-fsync streamer, killed 3 s before 10r-seq began, was
+ * the chain's first program when python started (-trace2, debugfs
+ * start_first_ms), and the start FIFO never acted for python there.
  */
-static void start_note(struct as_sched *as, const struct antic_proc *p)
+static void start_note(struct as_sched *as, const struct antic_proc *p,
+		       u64 now)
 {
+	const struct antic_proc *f = as->start_proc;
 	u64 until = p->first_seen + as->tun.newcomer_expire;
 
+	if (f && !f->nr_queued && !f->nr_in_flight &&
+	    (!f->have_completion ||
+	     now >= f->last_completion + AS_NEWCOMER_IDLE))
+		as->start_chain_until = 0;	/* its first program idles */
 	if (p->first_seen >= as->start_chain_until) {
 		as->start_first = p->first_seen;
 		as->start_proc = p;
@@ -863,7 +875,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 			newcomer_track(as, rq, now);
 			if (rq->newcomer && rq->proc->seek_samples &&
 			    rq->proc->seek_mean > AS_NEWCOMER_SEEKY)
-				start_note(as, rq->proc);
+				start_note(as, rq->proc, now);
 		}
 		rq->proc->nr_queued++;
 	}
@@ -908,9 +920,11 @@ void as_handle_expiry(struct as_sched *as, u64 now)
  * readers started after read-vs-fsync inherited one, and without the
  * last test the rule never acted (-srevw: python beside 10r-seq 1.96
  * and 2.11 s, as the module before it). Nor with it, while the chain
- * went on past its program's exit (as_proc_exit). The program's own
- * processes, its workers yielded to a later one too, start with it or
- * after it. A sync write is none: rule 3 (sync_write_expire) has it.
+ * outlived its first program (start_note). The program's own processes,
+ * its workers yielded to a later one too, start with it or after it (if
+ * the first exits before them, the next chain starts at one of them, and
+ * one of the rest that started 750 ms before it is the load then). A
+ * sync write is none: rule 3 (sync_write_expire) has it.
  */
 static bool load_read(const struct as_sched *as, const struct antic_rq *rq,
 		      u64 now)
@@ -1480,17 +1494,16 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 {
 	p->exited = true;
 	/*
-	 * The start's first or latest program is gone: the start is over,
-	 * and a chain (start_note) ends with it. Else a load started after
-	 * it, inside its favour, was part of the next program's start, never
-	 * its load: vmbench's read-vs-fsync streamer, killed 3 s before
-	 * 10r-seq began, was the chain's first program when python started
-	 * (-trace2, debugfs start_first_ms). The rest of a program, its
-	 * workers, start the next chain with their next reads.
+	 * The start's first program is gone: the start is over, and its
+	 * chain (start_note). Its workers, if any, start the next chain with
+	 * their next reads. Not the latest's exit: git's threads end before
+	 * its first one, which would then have been the load of its own
+	 * start, read 0.75 s before the next chain's first thread.
 	 */
-	if (as->newcomer == p || as->start_proc == p) {
+	if (as->start_proc == p) {
 		as->starting_until = 0;
 		as->start_chain_until = 0;
+		as->start_first = 0;
 		as->start_proc = NULL;	/* the host frees p after this */
 	}
 	if (as->newcomer == p) {

@@ -276,9 +276,9 @@ struct as_sched {
 	struct antic_proc *newcomer;	/* the plug's: the latest-started favoured */
 	u64 newcomer_until;	/* ns: when its favour ends */
 	u64 starting_until;	/* ns: a seeky newcomer's favour (the start cut) */
-	u64 start_chain_until;	/* ns: the same; only an exit ends it */
+	u64 start_chain_until;	/* ns: the same, no outranking ends it */
 	u64 start_first;	/* ns: first_seen of that chain's first program */
-	const struct antic_proc *start_proc;	/* that program, till it exits */
+	const struct antic_proc *start_proc;	/* that program; NULL on exit */
 	bool plugged;		/* held for it: a completion reruns */
 	u64 burst_last;
 	u32 burst_size, burst_id;

@@ -2425,24 +2425,25 @@ static void test_start_fifo_wait(void)
 }
 
 /*
- * A load started after a program exited, inside its favour, is the load
- * of the next program that starts: E, a program (two reads far apart),
- * exits (@e_exit 1) 90 ms before P starts, the latest program then; or
- * (2) 100 ms after, the start's first program still but no longer the
- * latest. P streams for 1.5 s, a newcomer; then Q starts. P's read past
- * read_expire waits a second. With E still at work (0) Q's start is
- * E's chain's, P started after its first program, and P's read goes at
- * read_expire.
+ * A load started inside a program's favour after the program ended is the
+ * load of the next program that starts. E, a program (two reads far
+ * apart), is the chain's first; P streams from 100 ms for @p_ms, a
+ * newcomer; then Q starts. @e_exit: E exits at 10 ms (1) or at 202 ms,
+ * no longer the latest program (2), or never (0). @f: F, a second
+ * program 50 ms after E (one start with it), the latest newcomer, exits
+ * at 80 ms. Returns when P's read past read_expire was sent, measured
+ * from Q's start.
  */
-static void start_fifo_exit_scene(int e_exit)
+static u64 start_fifo_exit_scene(int e_exit, u64 p_ms, bool f_exits)
 {
 	struct as_sched as;
-	struct antic_proc e, p, q;
+	struct antic_proc e, f, p, q;
 	struct antic_rq *p1, *qr = NULL, *rq;
 	u64 t0, t, sent = 0, qs = 300000000;
 
 	two_procs(&as, &p, &q, 1);
 	antic_proc_init(&e);
+	antic_proc_init(&f);
 	rq = mk(600000000, true, &e);
 	as_add(&as, rq, 0);
 	CHECK(next(&as, 0) == rq);
@@ -2451,12 +2452,25 @@ static void start_fifo_exit_scene(int e_exit)
 	as_add(&as, rq, 2 * MS);
 	CHECK(next(&as, 2 * MS) == rq);
 	as_complete(&as, rq, 3 * MS);
-	CHECK_EQ(as.start_first, e.first_seen);
+	CHECK(as.start_proc == &e && as.start_chain_until == 3000 * MS);
 	as_handle_expiry(&as, 10 * MS);
 	if (e_exit == 1)
 		as_proc_exit(&as, &e, 10 * MS);
+	if (f_exits) {
+		rq = mk(700000000, true, &f);
+		as_add(&as, rq, 50 * MS);
+		CHECK(next(&as, 50 * MS) == rq);
+		as_complete(&as, rq, 51 * MS);
+		rq = mk(750000000, true, &f);
+		as_add(&as, rq, 52 * MS);
+		CHECK(next(&as, 52 * MS) == rq);
+		as_complete(&as, rq, 53 * MS);
+		CHECK(as.newcomer == &f && as.start_proc == &e);
+		as_handle_expiry(&as, 60 * MS);
+		as_proc_exit(&as, &f, 80 * MS);
+	}
 	/* P from 100 ms on: grow_old's steps, later */
-	for (t = 100 * MS; t < 1600 * MS; t += 3 * MS) {
+	for (t = 100 * MS; t < 100 * MS + p_ms; t += 3 * MS) {
 		struct antic_rq prq;
 
 		if (e_exit == 2 && t == 202 * MS) {
@@ -2484,21 +2498,29 @@ static void start_fifo_exit_scene(int e_exit)
 		if (rq == p1)
 			sent = t - t0;
 	}
-	if (e_exit) {
-		CHECK_EQ(as.start_first, q.first_seen);
-		CHECK(sent > 1000 * MS && sent <= 1150 * MS);
-		CHECK(as.cnt.start_fifo_waits > 0);
-	} else {
-		CHECK_EQ(as.start_first, e.first_seen);
-		CHECK(sent > 125 * MS && sent <= 300 * MS);
-	}
+	/* E at work still (not idle 2 s): Q's start is E's chain's */
+	CHECK(as.start_first == (e_exit || p_ms > 1900 * MS ? q.first_seen :
+							     e.first_seen));
+	CHECK_EQ(as.cnt.start_fifo_waits > 0, as.start_first == q.first_seen);
+	return sent;
 }
 
 static void test_start_fifo_after_exit(void)
 {
-	start_fifo_exit_scene(1);
-	start_fifo_exit_scene(2);
-	start_fifo_exit_scene(0);
+	u64 sent;
+
+	/* E exited, or idle 2 s: P the load, its read held a second */
+	sent = start_fifo_exit_scene(1, 1500 * MS, false);
+	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
+	sent = start_fifo_exit_scene(2, 1500 * MS, false);
+	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
+	sent = start_fifo_exit_scene(0, 2000 * MS, false);
+	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
+	/* E idle 1.6 s, or F, the latest but not the first, gone: not */
+	sent = start_fifo_exit_scene(0, 1500 * MS, false);
+	CHECK(sent > 125 * MS && sent <= 300 * MS);
+	sent = start_fifo_exit_scene(0, 1500 * MS, true);
+	CHECK(sent > 125 * MS && sent <= 300 * MS);
 }
 
 /*
