@@ -689,10 +689,14 @@ static struct elv_fs_entry asmq_attrs[] = {
 /* ---- debugfs: what the scheduler has been doing ---- */
 
 #ifdef CONFIG_BLK_DEBUG_FS
-/* @t - @now in ms, or -1 for a time never set */
-static s64 asmq_ms_from(u64 t, u64 now)
+/* "NAME ms" with @t - @now in ms, or "NAME none" for a time not set */
+static void asmq_ms_show(struct seq_file *m, const char *name, u64 t, u64 now)
 {
-	return t ? div_s64((s64)(t - now), NSEC_PER_MSEC) : -1;
+	if (t)
+		seq_printf(m, "%s %lld\n", name,
+			   div_s64((s64)(t - now), NSEC_PER_MSEC));
+	else
+		seq_printf(m, "%s none\n", name);
 }
 
 /*
@@ -723,10 +727,10 @@ static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
 	seq_printf(m, "in_flight_sync %u\n", in_sync);
 	seq_printf(m, "in_flight_async %u\n", in_async);
 	seq_printf(m, "holding_writes %d\n", holding);
-	seq_printf(m, "start_first_ms %lld\n", asmq_ms_from(first, now));
-	seq_printf(m, "starting_until_ms %lld\n", asmq_ms_from(until, now));
-	seq_printf(m, "start_chain_until_ms %lld\n", asmq_ms_from(chain, now));
-	seq_printf(m, "newcomer_first_ms %lld\n", asmq_ms_from(np_first, now));
+	asmq_ms_show(m, "start_first_ms", first, now);
+	asmq_ms_show(m, "starting_until_ms", until, now);
+	asmq_ms_show(m, "start_chain_until_ms", chain, now);
+	asmq_ms_show(m, "newcomer_first_ms", np_first, now);
 }
 
 static int asmq_counters_show(void *data, struct seq_file *m)
