@@ -209,10 +209,11 @@ suite() {
 # issue to last completion), the load's throughput is its fio JSON.
 startup() {
 	name=$1 ld=$2 tag=startup-$1@$2
-	# TRACE=1: every request inserted from here to the program's start,
-	# with the task that inserted it (which process the scheduler's
-	# newcomer rules saw first)
+	# TRACE=1: every request inserted from here to 0.3 s into the
+	# program's start, with the task that inserted it (which process the
+	# scheduler's newcomer rules saw first); printed after the load stops
 	tr=/sys/kernel/debug/tracing
+	[ "${TRACE:-0}" = 1 ] && [ ! -d $tr/events/block ] && echo "vm: TRACE=1 but no $tr/events/block: no trace"
 	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
 		echo 0 > $tr/tracing_on; echo > $tr/trace
 		echo 8192 > $tr/buffer_size_kb
@@ -253,12 +254,12 @@ startup() {
 	s1=$(hs seeks); q1=$(hs requests); x1=$(hs sectors)
 	asctr "$tag"
 	[ -z "$dpid" ] || { kill $dpid; wait $dpid 2>/dev/null; cat /tmp/diag.out; }
+	bg_stop
 	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
 		echo 0 > $tr/tracing_on
 		grep -v '^#' $tr/trace | sed "s/^/TRACE $tag $REP /"
 		echo 0 > $tr/events/block/block_rq_insert/enable
 	fi
-	bg_stop
 	el=$((t1 - t0)) cens=0
 	# stopped at the cap: no figures of its own, only the bound (a replayer
 	# that failed before it is an error, reported below)

@@ -416,6 +416,14 @@ class Cell:
                                  for j in d["jobs"]), default=0) / 1e6))
         return out
 
+    def longest_reads(self):
+        """The load's longest read in ms, [median, min, max] over the
+        repetitions whose fio logged one (None if none did)."""
+        v = [b[2] for b in self.background() if b[2] > 0]
+        if not v:
+            return None
+        return [round(statistics.median(v), 1), round(min(v), 1), round(max(v), 1)]
+
     def job_means(self):
         """(role, job) -> mean over repetitions of its figures."""
         acc = {}
@@ -650,10 +658,11 @@ def write_reports(log, cells, simt, morton, prefix):
                         if bgs:
                             rec["background"] = {
                                 "read_MBps": round(statistics.median(b[0] for b in bgs), 2),
-                                "write_MBps": round(statistics.median(b[1] for b in bgs), 2),
-                                "read_max_ms": [round(statistics.median(b[2] for b in bgs), 1),
-                                                round(min(b[2] for b in bgs), 1),
-                                                round(max(b[2] for b in bgs), 1)]}
+                                "write_MBps": round(statistics.median(b[1] for b in bgs), 2)}
+                            lr = c.longest_reads()
+                            if lr:
+                                # [median, min, max] over the repetitions
+                                rec["background"]["read_max_ms"] = lr
                         if "background" in pred:
                             rec["sim_background"] = pred["background"]
                         figs = [c.sreplay[r] for r in sorted(c.sreplay)]
@@ -701,7 +710,7 @@ def write_reports(log, cells, simt, morton, prefix):
                                                            x["load"], x["scheduler"])
                                     == (disk, depth, w, l, s)), None)
                         t = "-"
-                        if rec and "background" in rec and rec["background"]["read_max_ms"][2]:
+                        if rec and "read_max_ms" in rec.get("background", {}):
                             m, lo, hi = rec["background"]["read_max_ms"]
                             t = "%.0f" % m + (" [%.0f-%.0f]" % (lo, hi) if lo != hi else "")
                         line += " %*s" % (width, t)

@@ -175,6 +175,7 @@ checks = [
      (g5["anticipatory"]["background"], g5["anticipatory"]["sim_background"])
      == ({"read_MBps": 35.0, "write_MBps": 5.0, "read_max_ms": [2000.0, 1500.0, 2500.0]},
          {"read_MBps": 60.0, "write_MBps": 12.0})),
+    ("no longest read where fio logged none", "read_max_ms" not in g5["bfq"]["background"]),
     ("start-up prediction and error", (g5["mq-deadline"]["sim_prediction"], g5["mq-deadline"]["sim_error"],
                                        res[k("startup-git", "none", "mq-deadline")]["sim_error"])
      == (3.2, 0.0, 190.9)),
