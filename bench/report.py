@@ -348,6 +348,11 @@ class Cell:
         less, so this errs long)."""
         run = self.runs[rep]
         el = run["elapsed_ms"] / 1000
+        if run["fio_rc"] != 0 and not run["capped"] and not (
+                is_startup(self.workload) and rep in self.sreplay):
+            # killed before its cap (the memory cgroup's OOM killer, in
+            # compile-vs-write at ide2003): its time is no finished run's
+            return None, "error"
         if is_startup(self.workload):
             if rep in self.sreplay:
                 return self.sreplay[rep]["time_ms"] / 1000, "done"
@@ -390,6 +395,7 @@ class Cell:
         kinds = [x["kind"] for x in reps if x["value"] is not None]
         stopped = [k for k in kinds if k != "done"]
         bounds = kinds.count("bound")
+        s["failed"] = sum(1 for x in reps if x["value"] is None)
         s.update(median=round(statistics.median(vals), 3), min=round(min(vals), 3),
                  max=round(max(vals), 3), capped=bool(stopped),
                  lo=min(x["lo"] for x in reps if x["lo"] is not None),
@@ -555,7 +561,7 @@ def fmt_summary(s, sim=None):
     """median [min-max] {sim}"""
     if s["median"] is None:
         return "err"
-    t = fmt_val(s["median"], s["kind"])
+    t = fmt_val(s["median"], s["kind"]) + ("!" if s.get("failed") else "")
     if s["min"] != s["max"]:
         t += " [%s-%s]" % (fmt_val(s["min"], ""), fmt_val(s["max"], ""))
     if sim is not None:
@@ -606,7 +612,8 @@ def write_reports(log, cells, simt, morton, prefix):
                        "{antic-sim}" % (disk, depth, title))
             txt.append("   (>T: stopped at the cap T; ~T: some run stopped at the cap, its time "
                        "projected from the fraction read or counted at the cap; AS/x: ratio of "
-                       "medians, a win or loss only where the ranges do not overlap)")
+                       "medians, a win or loss only where the ranges do not overlap; T!: a run "
+                       "killed before its cap is left out)")
             head = "%-26s" % ("start-up / load" if part else "workload")
             head += "".join(" %*s" % (width, s) for s in scheds)
             head += " %19s %19s" % ("AS/mq-deadline", "AS/bfq")

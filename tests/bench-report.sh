@@ -176,6 +176,10 @@ checks = [
      == ({"read_MBps": 35.0, "write_MBps": 5.0, "read_max_ms": [2000.0, 1500.0, 2500.0]},
          {"read_MBps": 60.0, "write_MBps": 12.0})),
     ("no longest read where fio logged none", "read_max_ms" not in g5["bfq"]["background"]),
+    ("a run killed before its cap is left out",
+     (res[k("write-vs-read", None, "bfq", ("ide2003", 1))]["median"],
+      res[k("write-vs-read", None, "bfq", ("ide2003", 1))]["repetitions"][1])
+     == (8.2, {"rep": 2, "value": None, "kind": "error"})),
     ("start-up prediction and error", (g5["mq-deadline"]["sim_prediction"], g5["mq-deadline"]["sim_error"],
                                        res[k("startup-git", "none", "mq-deadline")]["sim_error"])
      == (3.2, 0.0, 190.9)),
