@@ -1496,9 +1496,9 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 	/*
 	 * The start's first program is gone: the start is over, and its
 	 * chain (start_note). Its workers, if any, start the next chain with
-	 * their next reads. Not the latest's exit: git's threads end before
-	 * its first one, which would then have been the load of its own
-	 * start, read 0.75 s before the next chain's first thread.
+	 * their next reads. Not the latest's exit: git's first thread reads
+	 * on after its twelve others exit, and a chain begun anew at one of
+	 * those would make it, if 0.75 s older, the load of its own start.
 	 */
 	if (as->start_proc == p) {
 		as->starting_until = 0;
