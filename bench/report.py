@@ -685,43 +685,36 @@ def write_reports(log, cells, simt, morton, prefix):
             if part:
                 # what the load got meanwhile: a fast start-up bought by
                 # starving the load must show
-                txt.append("")
-                txt.append("   background load's throughput meanwhile, read+write MB/s "
-                           "(median of the repetitions), {antic-sim}")
-                for w, l in part_rows:
-                    if l == "none":
-                        continue
-                    line = "   %-23s" % ("%s %s" % (w, l))
-                    for s in scheds:
-                        rec = next((x for x in records if (x["disk"], x["depth"], x["workload"],
-                                                           x["load"], x["scheduler"])
-                                    == (disk, depth, w, l, s)), None)
-                        t = "-"
-                        if rec and "background" in rec:
-                            b = rec["background"]
-                            t = "%.1f+%.1f" % (b["read_MBps"], b["write_MBps"])
-                            if "sim_background" in rec:
-                                sb = rec["sim_background"]
-                                t += " {%.1f+%.1f}" % (sb["read_MBps"], sb["write_MBps"])
-                        line += " %*s" % (width, t)
-                    txt.append(line)
-                txt.append("")
-                txt.append("   background load's longest read, ms (fio's clat max; median "
-                           "[min-max] of the repetitions)")
-                for w, l in part_rows:
-                    if l == "none":
-                        continue
-                    line = "   %-23s" % ("%s %s" % (w, l))
-                    for s in scheds:
-                        rec = next((x for x in records if (x["disk"], x["depth"], x["workload"],
-                                                           x["load"], x["scheduler"])
-                                    == (disk, depth, w, l, s)), None)
-                        t = "-"
-                        if rec and "read_max_ms" in rec.get("background", {}):
-                            m, lo, hi = rec["background"]["read_max_ms"]
-                            t = "%.0f" % m + (" [%.0f-%.0f]" % (lo, hi) if lo != hi else "")
-                        line += " %*s" % (width, t)
-                    txt.append(line)
+                def throughput(rec):
+                    b = rec["background"]
+                    t = "%.1f+%.1f" % (b["read_MBps"], b["write_MBps"])
+                    if "sim_background" in rec:
+                        sb = rec["sim_background"]
+                        t += " {%.1f+%.1f}" % (sb["read_MBps"], sb["write_MBps"])
+                    return t
+
+                def longest(rec):
+                    if "read_max_ms" not in rec["background"]:
+                        return "-"
+                    m, lo, hi = rec["background"]["read_max_ms"]
+                    return "%.0f" % m + (" [%.0f-%.0f]" % (lo, hi) if lo != hi else "")
+
+                for title, cell in (("background load's throughput meanwhile, read+write MB/s "
+                                     "(median of the repetitions), {antic-sim}", throughput),
+                                    ("background load's longest read, ms (fio's clat max; "
+                                     "median [min-max] of the repetitions)", longest)):
+                    txt.append("")
+                    txt.append("   " + title)
+                    for w, l in part_rows:
+                        if l == "none":
+                            continue
+                        line = "   %-23s" % ("%s %s" % (w, l))
+                        for s in scheds:
+                            rec = next((x for x in records if (x["disk"], x["depth"], x["workload"],
+                                                               x["load"], x["scheduler"])
+                                        == (disk, depth, w, l, s)), None)
+                            line += " %*s" % (width, cell(rec) if rec and "background" in rec else "-")
+                        txt.append(line)
 
     # the simulator's error, per cell with a prediction
     txt.append("")
