@@ -344,15 +344,22 @@ static inline bool favoured(const struct as_sched *as,
 }
 
 /*
- * Is @np at work: a request of its queued or at the drive, or one
- * completed within AS_MAX_THINKTIME (beyond which it would not be waited
- * on either)?
+ * Is @p at work: a request of its queued or at the drive, or one
+ * completed within @span?
+ */
+static bool at_work(const struct antic_proc *p, u64 now, u64 span)
+{
+	return p->nr_queued || p->nr_in_flight ||
+	       (p->have_completion && now < p->last_completion + span);
+}
+
+/*
+ * Is @np at work, within AS_MAX_THINKTIME (beyond which it would not be
+ * waited on either)?
  */
 static bool newcomer_active(const struct antic_proc *np, u64 now)
 {
-	return np->nr_queued || np->nr_in_flight ||
-	       (np->have_completion &&
-		now < np->last_completion + AS_MAX_THINKTIME);
+	return at_work(np, now, AS_MAX_THINKTIME);
 }
 
 /*
@@ -420,8 +427,7 @@ static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
 
 	p->tag_held = false;
 	if (p->have_first &&
-	    (held || p->nr_queued || p->nr_in_flight || !p->have_completion ||
-	     now < p->last_completion + AS_NEWCOMER_IDLE))
+	    (held || !p->have_completion || at_work(p, now, AS_NEWCOMER_IDLE)))
 		return;
 	p->have_first = true;
 	p->first_seen = now;
@@ -841,9 +847,7 @@ static void start_note(struct as_sched *as, const struct antic_proc *p,
 	const struct antic_proc *f = as->start_proc;
 	u64 until = p->first_seen + as->tun.newcomer_expire;
 
-	if (f && !f->nr_queued && !f->nr_in_flight &&
-	    (!f->have_completion ||
-	     now >= f->last_completion + AS_NEWCOMER_IDLE))
+	if (f && !at_work(f, now, AS_NEWCOMER_IDLE))
 		as->start_chain_until = 0;	/* its first program idles */
 	if (p->first_seen >= as->start_chain_until) {
 		as->start_first = p->first_seen;
