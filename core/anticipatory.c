@@ -70,6 +70,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits ended by a newcomer's read"),
 	AS_CNT("ended_far", antic_end[AS_END_FAR],
 	       "waits on a far seeker ended by another process's sync request"),
+	AS_CNT("ended_requeue", antic_end[AS_END_REQUEUE],
+	       "waits ended because the drive gave the process's request back"),
 	/*
 	 * break_reason() never gives deadline for a wait not yet started
 	 * (an expired FIFO is served before anticipation is considered):
@@ -136,6 +138,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "times a write batch was cut short for a program starting"),
 	AS_CNT("start_fifo_waits", start_fifo_waits,
 	       "looks at the read FIFO that left a load's expired read for a program starting"),
+	AS_CNT("requeues", requeues,
+	       "dispatched requests the drive gave back (requeued)"),
 };
 #undef AS_CNT
 
@@ -1473,25 +1477,37 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 }
 
+/*
+ * The drive gave @rq back. blk-mq may send it around the scheduler (6.12
+ * on) or add it again (6.1); either way no completion of it is reported.
+ * Invariant kept: a wait is ended by a completion still to come, by a
+ * time as_get_expiry gives, or not started. So when @rq was the last of
+ * P's requests at the drive and P's wait was to be timed from it (not
+ * antic_rq_done), P is forgotten: P is blocked on @rq and has no next
+ * request to anticipate, and an exited P is freed by the host once @rq
+ * finishes, so antic_proc may not point at it. A wait already timed
+ * (WAIT_NEXT) keeps its deadline.
+ */
 void as_requeue(struct as_sched *as, struct antic_rq *rq)
 {
+	struct antic_proc *p = rq->proc;
+
 	ANTIC_DEC(as->nr_dispatched);
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	as->holding = false;
 	as->plugged = false;
-	if (rq->proc) {
-		ANTIC_DEC(rq->proc->nr_in_flight);
+	as->cnt.requeues++;
+	if (p) {
+		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
-			ANTIC_DEC(rq->proc->nr_sync_in_flight);
+			ANTIC_DEC(p->nr_sync_in_flight);
 	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
-	/*
-	 * Waiting for this request to complete would wait forever: blk-mq
-	 * may send it back around the scheduler, and no completion comes.
-	 */
-	if (as->antic_state == AS_ANTIC_WAIT_REQ && rq->proc &&
-	    rq->proc == as->antic_proc && !rq->proc->nr_in_flight)
-		end_wait(as, AS_END_BUSY);
+	if (!p || p != as->antic_proc || p->nr_in_flight || as->antic_rq_done)
+		return;
+	if (waiting(as))
+		end_wait(as, AS_END_REQUEUE);
+	as->antic_proc = NULL;
 }
 
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)

@@ -138,6 +138,7 @@ enum as_antic_end {
 	AS_END_BUSY,		/* P has other requests queued or in flight */
 	AS_END_NEWCOMER,	/* a newcomer sent a read, and P is none */
 	AS_END_FAR,		/* P seeks far; another read may share the drive */
+	AS_END_REQUEUE,		/* P's request at the drive was given back */
 	AS_END_NR,
 };
 
@@ -170,6 +171,7 @@ struct as_counters {
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
 	u64 start_fifo_waits;	/* FIFO looks that left a load's read for a program */
+	u64 requeues;		/* dispatched requests the drive gave back */
 };
 
 /*
@@ -183,7 +185,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 45
+#define AS_NR_COUNTERS 47
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,

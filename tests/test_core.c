@@ -999,6 +999,204 @@ static void test_requeue_ends_wait(void)
 }
 
 /*
+ * The host's promise after any event: a wait is ended by a completion
+ * still to come (P has a request at the drive), or by a time the host is
+ * told (as_get_expiry); and with work queued and nothing at the drive,
+ * the host is told to dispatch or when to look again.
+ */
+static bool wait_is_bounded(const struct as_sched *as)
+{
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT)
+		return as_get_expiry(as) != 0;
+	if (as->antic_state == AS_ANTIC_WAIT_REQ)
+		return as_get_expiry(as) ||
+		       (as->antic_proc && as->antic_proc->nr_in_flight);
+	return true;
+}
+
+/* P has a history of short think times and close seeks; its read @at is dispatched at @t. */
+static struct antic_rq *close_reader(struct as_sched *as, struct antic_proc *p,
+				     u64 at, u64 t)
+{
+	struct antic_rq *a, *b;
+
+	a = mk(at, true, p);
+	as_add(as, a, t);
+	CHECK(next(as, t) == a);
+	as_complete(as, a, t + 100000);
+	b = mk(at + 8, true, p);
+	as_add(as, b, t + 150000);
+	CHECK(next(as, t + 150000) == b);
+	return b;
+}
+
+/*
+ * A requeue before any wait started (OFF): the read the next wait would
+ * be timed from is gone (blk-mq sends it around the scheduler, and no
+ * completion of it is reported), so no wait on P may start. Another
+ * process's far read is served, or the host is told when to look.
+ */
+static void test_requeue_off(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *far, *out;
+	struct as_sched as;
+	enum antic_verdict v;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = close_reader(&as, &p, 1000, 0);
+	CHECK(as.antic_state == AS_ANTIC_OFF && as.antic_proc == &p);
+	as_requeue(&as, b);	/* bypassed: never added again */
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 160000);
+	v = as_dispatch(&as, 170000, &out);
+	CHECK(wait_is_bounded(&as));
+	CHECK(v == ANTIC_DISPATCH || as_has_work(&as) || as_get_expiry(&as));
+	/* and the far read goes before long */
+	if (v != ANTIC_DISPATCH)
+		CHECK(next(&as, 170000 + 20 * MS) == far);
+	CHECK(!as.nr_dispatched || as.nr_dispatched == 1);
+}
+
+/*
+ * A requeue while a wait waits for P's request at the drive (WAIT_REQ),
+ * that request being P's O_DIRECT write sent after its read: the wait
+ * cannot be ended by that completion any more, so it ends now.
+ */
+static void test_requeue_wait_req_write(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *w, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = close_reader(&as, &p, 1000, 0);
+	w = mk(50000, true, &p);	/* an O_DIRECT write of P's */
+	w->write = true;
+	as_add(&as, w, 160000);
+	CHECK(next(&as, 160000) == w);
+	as_complete(&as, b, 200000);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 210000);
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_REQ && !as_get_expiry(&as));
+	as_requeue(&as, w);
+	CHECK(wait_is_bounded(&as) && as.antic_state != AS_ANTIC_WAIT_REQ);
+	CHECK(as_has_work(&as) && next(&as, 210000) != NULL);
+}
+
+/*
+ * A requeue of another process's request while the wait for P's next
+ * read runs (WAIT_NEXT, its timer set): the wait keeps its deadline.
+ */
+static void test_requeue_wait_next(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *qw, *far, *out;
+	struct as_sched as;
+	u64 t;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	qw = mk(9000000, true, &q);	/* Q's O_DIRECT write, at the drive */
+	qw->write = true;
+	as_add(&as, qw, 0);
+	CHECK(next(&as, 0) == qw);
+	b = close_reader(&as, &p, 1000, 1000);
+	as_complete(&as, b, 200000);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 210000);
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT);
+	t = as_get_expiry(&as);
+	CHECK(t > 210000);
+	as_requeue(&as, qw);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT && as_get_expiry(&as) == t);
+	CHECK(as.antic_proc == &p && q.nr_in_flight == 0);
+	as_add(&as, qw, 220000);	/* added again (6.1) */
+	as_handle_expiry(&as, t);
+	CHECK(as.antic_state != AS_ANTIC_WAIT_NEXT);
+	CHECK(next(&as, t) != NULL && next(&as, t) != NULL);
+	CHECK(!as_queued(&as));
+}
+
+/*
+ * A process that exited (the kernel's exit_icq comes at the task's exit,
+ * with its requests still queued) has its read dispatched, then requeued:
+ * the host frees P once that request finishes, so nothing in core may
+ * point at P after the requeue, and no wait may be kept on it.
+ */
+static void test_requeue_exited(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, a, 200000);
+	b = mk(1016, true, &p);
+	as_add(&as, b, 250000);
+	as_proc_exit(&as, &p, 260000);	/* P exits with b queued */
+	CHECK(next(&as, 260000) == b);	/* its own read goes first */
+	as_requeue(&as, b);	/* bypassed */
+	CHECK(as.antic_proc != &p && as.newcomer != &p && as.start_proc != &p);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 270000);
+	(void)as_dispatch(&as, 270000, &out);
+	CHECK(wait_is_bounded(&as));
+	CHECK(as.antic_proc != &p);
+	/* the same, with P's requeued read added again and completed */
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, a, 200000);
+	b = mk(1016, true, &p);
+	as_add(&as, b, 250000);
+	as_proc_exit(&as, &p, 260000);
+	CHECK(next(&as, 260000) == b);
+	as_requeue(&as, b);
+	as_add(&as, b, 261000);
+	CHECK(next(&as, 261000) == b);
+	as_complete(&as, b, 262000);
+	CHECK(as.antic_proc != &p && p.nr_queued == 0 && p.nr_in_flight == 0);
+}
+
+/* A merged request requeued, added again and completed: every count back to 0. */
+static void test_requeue_merged(void)
+{
+	struct antic_proc p;
+	struct antic_rq *a, *b, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk(1000, true, &p);
+	b = mk(1008, true, &p);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_merge_requests(&as, a, b);
+	CHECK(a->nr_sectors == 16 && p.nr_queued == 1);
+	CHECK(next(&as, 1000) == a);
+	as_requeue(&as, a);
+	CHECK(p.nr_in_flight == 0 && p.nr_sync_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(wait_is_bounded(&as) && as.antic_proc != &p);
+	as_add(&as, a, 2000);
+	CHECK(as_dispatch(&as, 3000, &out) == ANTIC_DISPATCH && out == a);
+	as_complete(&as, a, 4000);
+	CHECK(p.nr_queued == 0 && p.nr_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(!as_queued(&as));
+}
+
+/*
  * A host as hostile as blk-mq can be, driven at random: adds from a few
  * processes, dispatches to a drive of depth 1-4, completions in any
  * order, requeues, process exits, timer firings and tunable changes.
@@ -2852,6 +3050,7 @@ static void test_chaos_host(void)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
+	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -2881,8 +3080,13 @@ static void test_chaos_host(void)
 				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
 				rqs[i].proc = (x >> 35) % 8 && now >= quiet[pi] ?
 					      &procs[pi] : NULL;
-				if (rqs[i].proc && rqs[i].proc->exited)
-					antic_proc_init(rqs[i].proc);	/* a new process */
+				if (rqs[i].proc && rqs[i].proc->exited) {
+					if (rqs[i].proc->nr_queued ||
+					    rqs[i].proc->nr_in_flight)
+						rqs[i].proc = NULL;	/* not freed yet */
+					else	/* freed: a new process there */
+						antic_proc_init(rqs[i].proc);
+				}
 				as_add(&as, &rqs[i], now);
 				where[i] = 1;
 			}
@@ -2916,6 +3120,7 @@ static void test_chaos_host(void)
 				}
 				last_async = !out->sync;
 				where[out - rqs] = 2;
+				last_sent = (int)(out - rqs);
 			}
 		} else if (op < 85) {	/* a completion */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -2925,9 +3130,15 @@ static void test_chaos_host(void)
 				where[i] = 0;
 			}
 		} else if (op < 88) {	/* a requeue: given back, added again */
-			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
-				;
+			/* often the command just sent, as a failing disk's */
+			i = (x >> 52) & 1 ? last_sent : 64;
+			if (i == 64 || where[i] != 2)
+				for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
+					;
 			if (i < 64) {
+				forgets += rqs[i].proc && rqs[i].proc == as.antic_proc &&
+					   rqs[i].proc->nr_in_flight == 1 &&
+					   !as.antic_rq_done;
 				as_requeue(&as, &rqs[i]);
 				if (x >> 50 & 1) {
 					as_add(&as, &rqs[i], now);
@@ -2937,11 +3148,17 @@ static void test_chaos_host(void)
 					where[i] = 0;
 				}
 			}
-		} else if (op < 91) {	/* a process with nothing queued exits */
+		} else if (op < 91) {
+			/*
+			 * A process exits, with requests queued and at the
+			 * drive or not: the kernel's exit_icq comes at the
+			 * task's exit, its requests finish afterwards.
+			 */
 			int pi = (int)((x >> 8) % CHAOS_PROCS);
 
-			if (!procs[pi].nr_queued && !procs[pi].nr_in_flight &&
-			    !procs[pi].exited)
+			if (!procs[pi].exited &&
+			    ((!procs[pi].nr_queued && !procs[pi].nr_in_flight) ||
+			     (x >> 50) % 8 == 0))
 				as_proc_exit(&as, &procs[pi], now);
 		} else if (op < 92) {	/* a process pauses: back, it is new */
 			quiet[(x >> 8) % CHAOS_PROCS] =
@@ -2970,12 +3187,25 @@ static void test_chaos_host(void)
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)
 			bad_count++;
+		/* nor anything else, once its last request is done */
+		for (i = 0; i < CHAOS_PROCS; i++)
+			if (procs[i].exited && !procs[i].nr_queued &&
+			    !procs[i].nr_in_flight &&
+			    (as.antic_proc == &procs[i] ||
+			     as.start_proc == &procs[i]))
+				freed_used++;
+		if (!wait_is_bounded(&as))
+			unbounded++;
 		if (as_queued(&as) && !n && !as_has_work(&as) &&
 		    !as_get_expiry(&as))
 			stalls++;
 	}
 	CHECK_EQ(bad_count, 0);
 	CHECK_EQ(stalls, 0);
+	CHECK_EQ(freed_used, 0);
+	CHECK_EQ(unbounded, 0);
+	/* requeues came, of the request a wait would be timed from too */
+	CHECK(as.cnt.requeues > 1000 && forgets > 20);
 	CHECK_EQ(over_bound, 0);
 	CHECK(bounded > 100);	/* the bound was put to the test */
 	/* and the share rule acted, both ways */
@@ -3018,6 +3248,11 @@ void suite_core(void)
 	RUN(test_noop_fifo);
 	RUN(test_chaos_host);
 	RUN(test_requeue_ends_wait);
+	RUN(test_requeue_off);
+	RUN(test_requeue_wait_req_write);
+	RUN(test_requeue_wait_next);
+	RUN(test_requeue_exited);
+	RUN(test_requeue_merged);
 	RUN(test_in_flight_reads_keep_batch);
 	RUN(test_write_bound_at_switch);
 	RUN(test_write_batch_kept);
