@@ -1638,6 +1638,11 @@ static void ops_complete(void *s, struct antic_rq *rq, u64 now)
 	as_complete(s, rq, now);
 }
 
+static void ops_requeue(void *s, struct antic_rq *rq)
+{
+	as_requeue(s, rq);
+}
+
 static void ops_proc_exit(void *s, struct antic_proc *p, u64 now)
 {
 	as_proc_exit(s, p, now);
@@ -1663,6 +1668,7 @@ const struct antic_policy_ops as_policy_ops = {
 	.add = ops_add,
 	.dispatch = ops_dispatch,
 	.complete = ops_complete,
+	.requeue = ops_requeue,
 	.proc_exit = ops_proc_exit,
 	.queued = ops_queued,
 	.get_expiry = ops_get_expiry,

@@ -95,6 +95,13 @@ static void dl_complete(void *s, struct antic_rq *rq, u64 now)
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_DONE);
 }
 
+/* Neither keeps anything of a dispatched request: it is new again. */
+static void dl_requeue(void *s, struct antic_rq *rq)
+{
+	(void)s;
+	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
+}
+
 static void no_proc_exit(void *s, struct antic_proc *p, u64 now)
 {
 	(void)s;
@@ -114,6 +121,7 @@ const struct antic_policy_ops dl_policy_ops = {
 	.add = dl_add,
 	.dispatch = dl_dispatch,
 	.complete = dl_complete,
+	.requeue = dl_requeue,
 	.proc_exit = no_proc_exit,
 	.queued = dl_queued,
 };
@@ -158,6 +166,7 @@ const struct antic_policy_ops noop_policy_ops = {
 	.add = noop_add,
 	.dispatch = noop_dispatch,
 	.complete = dl_complete,
+	.requeue = dl_requeue,
 	.proc_exit = no_proc_exit,
 	.queued = noop_queued,
 };

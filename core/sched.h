@@ -202,6 +202,8 @@ struct antic_policy_ops {
 	void (*add)(void *s, struct antic_rq *rq, u64 now);
 	enum antic_verdict (*dispatch)(void *s, u64 now, struct antic_rq **rq);
 	void (*complete)(void *s, struct antic_rq *rq, u64 now);
+	/* the drive gave a dispatched request back: DISPATCHED -> NEW */
+	void (*requeue)(void *s, struct antic_rq *rq);
 	void (*proc_exit)(void *s, struct antic_proc *p, u64 now);
 	u32 (*queued)(const void *s);
 	u64 (*get_expiry)(const void *s);		/* NULL: never */

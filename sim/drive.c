@@ -202,6 +202,7 @@ int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file,
 	rq->file = file;
 	rq->io = gen;
 	rq->absorbed = false;
+	rq->requeued = false;
 	rq->next_free = NULL;
 	drive_busy(s);
 	if (s->flushq_tail)

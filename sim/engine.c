@@ -40,6 +40,8 @@ static int complete(struct sim *s, struct sim_rq *rq)
 		drive_start_next(s);
 		return rc;
 	}
+	if (s->set->requeue_per_mille && blk_maybe_requeue(s, rq))
+		return 0;
 	wbt_done(s, rq);
 	blk_complete(s, rq);
 	switch (rq->kind) {
@@ -139,6 +141,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	s->r = r;
 	s->o = o;
 	s->pol = pol;
+	/* its own stream: turning faults on moves no other draw */
+	s->fault_rng = w->set.seed ^ 0x72657175657565ULL;
 	writeback_init(s);
 	r->scheduler = sim_policy_name(pol);
 	if (disk_init(&s->disk, &w->set.disk, &why)) {

@@ -47,6 +47,7 @@ struct sim_result {
 	 */
 	uint64_t bound_checks, bound_exceeded;
 	bool timed_out;		/* max_time reached before the jobs ended */
+	uint64_t requeues;	/* commands the drive gave back (requeue_per_mille) */
 	struct as_counters as;
 	struct as_estimates est;
 	struct trace_stats trace;	/* a replay's input, as read */

@@ -94,6 +94,13 @@ struct sim_settings {
 	 * in the kernel).
 	 */
 	bool wbt;
+	/*
+	 * Faults: of every thousand commands the drive finishes, this many
+	 * it gives back instead (a requeue, as SCSI error handling makes of
+	 * a retried command); the block layer sends the command to the drive
+	 * again around the scheduler. 0 (the default): none.
+	 */
+	unsigned requeue_per_mille;
 };
 
 struct workload {

@@ -151,6 +151,11 @@ void report_table(FILE *f, const struct report_ctx *c)
 		if (c->res[k].timed_out)
 			fprintf(f, "warning: %s stopped at max_time before its jobs ended\n",
 				c->res[k].scheduler);
+	for (k = 0; k < c->nres; k++)
+		if (c->res[k].requeues)
+			fprintf(f, "%s: the drive gave back %llu commands (requeue_per_mille %u)\n",
+				c->res[k].scheduler, (unsigned long long)c->res[k].requeues,
+				c->w->set.requeue_per_mille);
 }
 
 static void json_dir(FILE *f, const struct job_result *j, int dir)
@@ -218,6 +223,8 @@ void report_json(FILE *f, const struct report_ctx *c)
 			mean_seek(r), (unsigned long long)r->disk_busy,
 			(unsigned long long)r->sim_time, (unsigned long long)r->events,
 			(unsigned long long)r->tag_waits, r->timed_out ? "true" : "false");
+		if (r->requeues)	/* only with faults asked for (requeue_per_mille) */
+			fprintf(f, ", \"requeues\": %llu", (unsigned long long)r->requeues);
 		if (!strcmp(r->scheduler, "anticipatory")) {
 			const struct as_counters *a = &r->as;
 

@@ -170,6 +170,13 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		s->wbt = v[0] == '1';
 		return 0;
 	}
+	if (!strcmp(k, "requeue_per_mille")) {
+		/* at most half: a command is given back again with that chance */
+		if (parse_uint(v, 500, &x))
+			return seterr(err, errlen, "requeue_per_mille: want an integer 0..500, got '%s'", v);
+		s->requeue_per_mille = (unsigned)x;
+		return 0;
+	}
 	if (!strcmp(k, "wakeup")) {
 		if (parse_time(v, 1000, &x) || x > ANTIC_NSEC_PER_SEC)
 			return seterr(err, errlen, "wakeup: want a time up to 1s (default unit us), got '%s'", v);

@@ -116,6 +116,7 @@ struct sim_rq {
 	uint64_t page_lo, npages;
 	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
 	bool absorbed;		/* a write the drive's cache took */
+	bool requeued;		/* given back once: now sent around the scheduler */
 	unsigned tag_limit;	/* the scheduler tags it may find in use and still take one */
 	struct sim_rq *next_free;	/* also the tag wait's link */
 };
@@ -190,6 +191,7 @@ struct sim {
 	struct sim_rq *flushq, *flushq_tail, *flush_rq;
 	uint64_t busy_since;
 	uint64_t sched_wake;
+	uint64_t fault_rng;	/* requeue_per_mille's draws, seeded by seed */
 	/*
 	 * The scheduler's tags (nr_requests): taken at submission, given back
 	 * at completion; a request that finds its share in use waits, oldest
@@ -248,6 +250,7 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 		     bool sync, unsigned *pieces);
 void blk_run_queue(struct sim *s);
 void blk_complete(struct sim *s, struct sim_rq *rq);
+bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq);
 struct sim_rq *blk_alloc(struct sim *s);
 void blk_free(struct sim *s, struct sim_rq *rq);
 void blk_release(struct sim *s);

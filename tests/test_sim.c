@@ -222,6 +222,7 @@ static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
 	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0, ahead = 0;
+	uint64_t requeues = 0, wait_requeues = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -235,6 +236,9 @@ static void test_properties_random_workloads(void)
 			fprintf(stderr, "%s\n%s\n", err, text);
 			continue;
 		}
+		/* every other run on a failing disk: 3 % of commands given back */
+		if (seed % 2)
+			w.set.requeue_per_mille = 30;
 		for (pol = 0; pol < POL_NR; pol++) {
 			struct sim_result r;
 
@@ -247,8 +251,11 @@ static void test_properties_random_workloads(void)
 			CHECK(!r.timed_out);
 			CHECK_EQ(r.bytes_added, r.bytes_completed);
 			CHECK(r.requests > 0);
+			requeues += r.requeues;
 			if (pol == POL_AS) {
 				uint64_t streams = job_streams(&w), bound;
+
+				wait_requeues += r.as.antic_end[AS_END_REQUEUE];
 
 				check_wait("sync", r.max_sync_wait, sync_wait_bound(&w), seed);
 				long_batches += r.as.write_batches_long;
@@ -278,6 +285,8 @@ static void test_properties_random_workloads(void)
 	CHECK(long_batches > 0);	/* and the share rule gave writes long batches */
 	CHECK(ahead > 0);	/* and newcomers' reads went first */
 	CHECK(bound_checks > 0);	/* read batches started beside writes at depth 4 */
+	/* and the drive gave commands back, some that a wait was waiting on */
+	CHECK(requeues > 1000 && wait_requeues > 0);
 }
 
 /*
