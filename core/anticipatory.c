@@ -297,7 +297,7 @@ static bool close_to_head(const struct as_sched *as,
 	return dist <= seek_mean;
 }
 
-/* ---- the newcomer favour (docs/architecture.md) ---- */
+/* ---- the newcomer favour (docs/design.md) ---- */
 
 /* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
 static bool burst_large(const struct as_sched *as, u32 id)
@@ -576,7 +576,7 @@ bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 	return true;
 }
 
-/* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
+/* ---- the depth-32 rules: helpers (docs/design.md) ---- */
 
 /*
  * The read batch has run its time (timed from its first completion) and

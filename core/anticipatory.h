@@ -68,7 +68,7 @@ struct as_tunables {
 	u64 read_batch_expire;
 	u64 write_batch_expire;
 	/*
-	 * The depth-32 rules (docs/architecture.md), each 0 for off: keep
+	 * The depth-32 rules (docs/design.md), each 0 for off: keep
 	 * the read batch while the process's own requests are in the drive,
 	 * and a write batch while its writes are (1: on); the most writes
 	 * K a read batch may start beside (a count); how long another

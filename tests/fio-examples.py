@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fio-examples.py - Debian's fio-examples against antic-sim: every job
 file fio itself parses either runs in antic-sim (each for at most a few
-seconds of simulated time) or is refused for a reason README.md lists
+seconds of simulated time) or is refused for a reason docs/simulator.md lists
 under "What antic-sim refuses". A crash, a hang, an internal error or
 a refusal for an unlisted reason fails.
 
@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 # antic-sim's refusals, by the option or value it names: the reasons
-# README.md gives for each (kept in step by hand; the test prints any
+# docs/simulator.md gives for each (kept in step by hand; the test prints any
 # refusal not matched here as a failure).
 REASONS = [
     (r"option 'ioengine': bad value '(null|cpuio|cpp_null|exec|filecreate|filestat|"
