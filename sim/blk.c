@@ -136,6 +136,7 @@ submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->rq.write = write;
 	rq->rq.sync = sync;
 	rq->rq.proc = ap;
+	rq->rq.prio_class = ANTIC_CLASS_BE;
 	rq->rq.state = ANTIC_RQ_NEW;
 	rq->kind = kind;
 	rq->requeued = false;

@@ -908,8 +908,9 @@ static void test_merges_keep_earlier_time(void)
 	CHECK_EQ(a->sector, 992);
 	CHECK_EQ(a->nr_sectors, 24);
 	CHECK_EQ(a->fifo_time, 10 * MS + as.tun.read_expire);
-	CHECK(as_find_starting_at(&as, true, 992) == a);
-	CHECK(as_find_starting_at(&as, true, 1000) == NULL);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 992) == a);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_RT, 992) == NULL);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 1000) == NULL);
 }
 
 static void test_deadline_writes_starved(void)
@@ -1194,6 +1195,227 @@ static void test_requeue_merged(void)
 	as_complete(&as, a, 4000);
 	CHECK(p.nr_queued == 0 && p.nr_in_flight == 0 && as.nr_dispatched == 0);
 	CHECK(!as_queued(&as));
+}
+
+/* ---- I/O priority classes ---- */
+
+static struct antic_rq *mk_class(u64 sector, bool sync, struct antic_proc *p,
+				 int class)
+{
+	struct antic_rq *rq = mk(sector, sync, p);
+
+	rq->prio_class = (u8)class;
+	return rq;
+}
+
+/*
+ * A real-time read goes before best-effort reads queued earlier and
+ * closer to the head, and ends a wait on a best-effort process at once.
+ */
+static void test_class_rt_first(void)
+{
+	struct antic_proc p, q, r;
+	struct antic_rq *b, *near, *rt, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&r);
+	b = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, b, 200000);
+	near = mk(60000000, true, &q);
+	as_add(&as, near, 210000);
+	/* P's wait: its next read is likely close; Q's read must wait */
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT);
+	rt = mk_class(90000000, true, &r, ANTIC_CLASS_RT);
+	as_add(&as, rt, 220000);
+	CHECK(as.antic_state == AS_ANTIC_FINISHED);
+	CHECK_EQ(as.cnt.antic_end[AS_END_CLASS], 1);
+	CHECK(as_has_work(&as));
+	CHECK(next(&as, 220000) == rt);
+	CHECK_EQ(as.cnt.rt_dispatched, 1);
+	/* R's read at the drive: a wait on R may hold Q's, as on anyone */
+	as_complete(&as, rt, 230000);
+	as_handle_expiry(&as, 230000 + 20 * MS);
+	CHECK(next(&as, 230000 + 20 * MS) == near);
+	CHECK(!as_queued(&as));
+}
+
+/*
+ * A wait after a real-time process's read holds best-effort reads, as
+ * a wait on a best-effort one does: its next read, close, comes first.
+ */
+static void test_class_rt_anticipated(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *c, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk_class(1000, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, a, 0);
+	CHECK(next(&as, 0) == a);
+	as_complete(&as, a, 100000);
+	b = mk_class(1008, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, b, 150000);
+	CHECK(next(&as, 150000) == b);
+	as_complete(&as, b, 250000);
+	far = mk(50000000, true, &q);
+	as_add(&as, far, 260000);
+	CHECK(as_dispatch(&as, 260000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT && as.antic_proc == &p);
+	c = mk_class(1016, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, c, 300000);
+	CHECK(next(&as, 300000) == c);
+	CHECK_EQ(as.cnt.antic_end[AS_END_OWN], 1);
+}
+
+/*
+ * The idle class goes only once the disk has had nothing else for
+ * AS_IDLE_GRACE: not beside a best-effort reader, not in the gaps
+ * between its reads, and the host is told when to look (get_expiry).
+ */
+static void test_class_idle_waits_for_grace(void)
+{
+	struct antic_proc p, b;
+	struct antic_rq *idle, *r, *out;
+	struct as_sched as;
+	u64 t = 0;
+	int i;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&b);
+	idle = mk_class(80000000, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, 0);
+	for (i = 0; i < 20; i++, t += 30 * MS) {
+		r = mk(1000 + 8 * (u64)i, true, &p);
+		as_add(&as, r, t);
+		CHECK(next(&as, t) == r);
+		as_complete(&as, r, t + 5 * MS);
+		/* a reader thinking 25 ms: the backup waits through its gaps */
+		CHECK(as_dispatch(&as, t + 20 * MS, &out) != ANTIC_DISPATCH);
+		CHECK(!as_has_work(&as));
+		CHECK(as_get_expiry(&as) != 0);
+	}
+	CHECK_EQ(as.cnt.idle_dispatched, 0);
+	/* the reader stops: the gate opens 200 ms after its last read */
+	t -= 30 * MS;
+	CHECK(as_dispatch(&as, t + 150 * MS, &out) != ANTIC_DISPATCH);
+	CHECK_EQ(as_get_expiry(&as), t + 5 * MS + AS_IDLE_GRACE);
+	as_handle_expiry(&as, t + 5 * MS + AS_IDLE_GRACE);
+	CHECK(as_has_work(&as));
+	CHECK(next(&as, t + 5 * MS + AS_IDLE_GRACE) == idle);
+	CHECK_EQ(as.cnt.idle_dispatched, 1);
+	as_complete(&as, idle, t + 300 * MS);
+	CHECK_EQ(as.idle_in_flight, 0);
+	/* a best-effort read shuts the gate again */
+	idle = mk_class(80000008, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, t + 301 * MS);
+	r = mk(5000, true, &p);
+	as_add(&as, r, t + 301 * MS);
+	CHECK(next(&as, t + 301 * MS) == r);
+	CHECK(!as.idle_open && !as_has_work(&as));
+}
+
+/*
+ * The starvation bound between classes: an idle request beside a reader
+ * that never pauses, and a best-effort one beside a real-time flood, go
+ * once they have waited prio_aging_expire.
+ */
+static void test_class_aging(void)
+{
+	struct antic_proc p, q, b;
+	struct antic_rq *idle, *be, *r, *out;
+	struct as_sched as;
+	u64 t, idle_at = 0, be_at = 0;
+	int i;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&b);
+	idle = mk_class(80000000, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, 0);
+	for (i = 0, t = 0; i < 2000 && !idle_at; i++, t += 10 * MS) {
+		used = 1;	/* the pool is reused but for idle: r is done */
+		r = mk(1000 + 8 * (u64)i, true, &p);
+		as_add(&as, r, t);
+		out = next(&as, t);
+		if (out == idle) {
+			idle_at = t;
+			as_complete(&as, idle, t + 5 * MS);
+			out = next(&as, t + 5 * MS);
+		}
+		CHECK(out == r);
+		as_complete(&as, r, t + 10 * MS);
+	}
+	CHECK(idle_at >= as.tun.prio_aging_expire &&
+	      idle_at <= as.tun.prio_aging_expire + 20 * MS);
+	CHECK_EQ(as.cnt.aged_dispatched, 1);
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	be = mk(80000000, true, &q);
+	as_add(&as, be, 0);
+	for (i = 0, t = 0; i < 2000 && !be_at; i++, t += 10 * MS) {
+		struct antic_rq rtq;
+
+		memset(&rtq, 0, sizeof(rtq));
+		rtq.sector = 1000 + 8 * (u64)i;
+		rtq.nr_sectors = 8;
+		rtq.sync = true;
+		rtq.proc = &p;
+		rtq.prio_class = ANTIC_CLASS_RT;
+		as_add(&as, &rtq, t);
+		out = next(&as, t);
+		if (out == be) {
+			be_at = t;
+			as_complete(&as, be, t + 5 * MS);
+			out = next(&as, t + 5 * MS);
+		}
+		CHECK(out == &rtq);
+		as_complete(&as, &rtq, t + 10 * MS);
+	}
+	CHECK(be_at >= as.tun.prio_aging_expire &&
+	      be_at <= as.tun.prio_aging_expire + 20 * MS);
+}
+
+/* Classes' own queues: merges, removal and the front-merge lookup stay in them. */
+static void test_class_queues(void)
+{
+	struct antic_proc p;
+	struct antic_rq *a, *b, *c, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk_class(1000, true, &p, ANTIC_CLASS_IDLE);
+	b = mk_class(1008, true, &p, ANTIC_CLASS_IDLE);
+	c = mk(1016, true, &p);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, c, 0);
+	CHECK_EQ(as_queued(&as), 3);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_IDLE, 1008) == b);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 1008) == NULL);
+	as_merge_requests(&as, a, b);
+	CHECK_EQ(as_queued(&as), 2);
+	CHECK_EQ(p.nr_queued, 2);
+	as_front_merged(&as, a, 992);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_IDLE, 992) == a);
+	CHECK(next(&as, 0) == c);
+	as_complete(&as, c, 1 * MS);
+	CHECK(as_dispatch(&as, 2 * MS, &out) == ANTIC_IDLE);
+	as_remove(&as, a);
+	CHECK(!as_queued(&as) && !p.nr_queued);
+	CHECK(as_dispatch(&as, 300 * MS, &out) == ANTIC_EMPTY);
+	CHECK(!as_get_expiry(&as));
 }
 
 /*
@@ -3040,7 +3262,7 @@ static void test_wait_req_ends_on_any_completion(void)
 	}
 }
 
-static void test_chaos_host(void)
+static void chaos_host(bool classes)
 {
 	static struct antic_rq rqs[64];
 	struct antic_proc procs[CHAOS_PROCS];
@@ -3050,7 +3272,7 @@ static void test_chaos_host(void)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
-	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64;
+	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -3078,6 +3300,12 @@ static void test_chaos_host(void)
 				rqs[i].nr_sectors = 8 + (u32)((x >> 40) % 256);
 				rqs[i].sync = (x >> 30) % 3 != 0;
 				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
+				/* ionice: mostly best effort, some real-time, some idle */
+				if (classes)
+					rqs[i].prio_class =
+						(x >> 53) % 8 == 0 ? ANTIC_CLASS_RT :
+						(x >> 53) % 8 == 1 ? ANTIC_CLASS_IDLE :
+								      ANTIC_CLASS_BE;
 				rqs[i].proc = (x >> 35) % 8 && now >= quiet[pi] ?
 					      &procs[pi] : NULL;
 				if (rqs[i].proc && rqs[i].proc->exited) {
@@ -3178,11 +3406,13 @@ static void test_chaos_host(void)
 			t.newcomer_plug = (x >> 33) % 3;
 			as_set_tunables(&as, &t);
 		}
-		for (i = 0, n = 0, nq = 0; i < 64; i++) {
+		for (i = 0, n = 0, nq = 0, ni = 0; i < 64; i++) {
 			n += where[i] == 2;
 			nq += where[i] == 1 && rqs[i].newcomer;
+			ni += where[i] == 2 && rqs[i].prio_class == ANTIC_CLASS_IDLE;
 		}
-		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq)
+		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq ||
+		    (int)as.idle_in_flight != ni)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)
@@ -3206,6 +3436,13 @@ static void test_chaos_host(void)
 	CHECK_EQ(unbounded, 0);
 	/* requeues came, of the request a wait would be timed from too */
 	CHECK(as.cnt.requeues > 1000 && forgets > 20);
+	if (classes) {
+		/* every class was served, the lower ones past a higher one too */
+		CHECK(as.cnt.rt_dispatched > 100 && as.cnt.idle_dispatched > 100);
+		CHECK(as.cnt.aged_dispatched > 0);
+		return;	/* the rules below are best effort's */
+	}
+	CHECK(!as.cnt.rt_dispatched && !as.cnt.idle_dispatched);
 	CHECK_EQ(over_bound, 0);
 	CHECK(bounded > 100);	/* the bound was put to the test */
 	/* and the share rule acted, both ways */
@@ -3216,6 +3453,17 @@ static void test_chaos_host(void)
 	CHECK(as.cnt.newcomer_plugs > 0);
 	/* and newcomers back from a pause yielded to later ones */
 	CHECK(as.cnt.newcomer_yields > 0);
+}
+
+static void test_chaos_host(void)
+{
+	chaos_host(false);
+}
+
+/* The same host, with requests of every I/O priority class (ionice). */
+static void test_chaos_host_classes(void)
+{
+	chaos_host(true);
 }
 
 void suite_core(void)
@@ -3247,12 +3495,18 @@ void suite_core(void)
 	RUN(test_deadline_fifo);
 	RUN(test_noop_fifo);
 	RUN(test_chaos_host);
+	RUN(test_chaos_host_classes);
 	RUN(test_requeue_ends_wait);
 	RUN(test_requeue_off);
 	RUN(test_requeue_wait_req_write);
 	RUN(test_requeue_wait_next);
 	RUN(test_requeue_exited);
 	RUN(test_requeue_merged);
+	RUN(test_class_rt_first);
+	RUN(test_class_rt_anticipated);
+	RUN(test_class_idle_waits_for_grace);
+	RUN(test_class_aging);
+	RUN(test_class_queues);
 	RUN(test_in_flight_reads_keep_batch);
 	RUN(test_write_bound_at_switch);
 	RUN(test_write_batch_kept);
