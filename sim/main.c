@@ -265,11 +265,11 @@ int main(int argc, char **argv)
 	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL, *iolog = NULL;
 	const char *sets[64];
 	size_t nsets = 0;
-	bool quiet = false;
+	bool quiet = false, sched_given = false;
 	struct workload w;
 	struct sim_result res[8];
 	struct sim_options o = { 0 };
-	char err[512];
+	char err[2048];
 	int i, rc = 1, first = 1;
 	FILE *f = stdout;
 	char tmp[4096], logtmp[4096];
@@ -311,6 +311,7 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--scheduler")) {
 			NEEDARG();
+			sched_given = true;
 			if (parse_sched_list(v, pols, &npol)) {
 				fprintf(stderr, "antic-sim: --scheduler: bad list '%s' (want noop, deadline, anticipatory)\n", v);
 				return 2;
@@ -376,8 +377,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "antic-sim: unknown option '%s'\n", argv[i]);
-			usage(stderr);
+			fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);
 			return 2;
 		} else if (!jobfile) {
 			jobfile = a;
@@ -435,6 +435,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* a job file's ioscheduler= picks the one scheduler, unless --scheduler did */
+	if (!sched_given && w.set.ioscheduler) {
+		pols[0] = (enum sim_policy)(w.set.ioscheduler - 1);
+		npol = 1;
+	}
 	o.progress = !quiet && isatty(2);
 	if (iolog) {
 		if (!(o.iolog = open_out(iolog, logtmp, sizeof(logtmp))))
@@ -443,7 +448,11 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < npol; k++) {
 		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err))) {
-			fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+			/* a replay's errors name the trace (and line) themselves */
+			if (strncmp(err, jobfile, strlen(jobfile)))
+				fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+			else
+				fprintf(stderr, "antic-sim: %s\n", err);
 			while (k--)
 				sim_result_free(&res[k]);
 			if (o.iolog)

@@ -54,6 +54,81 @@ static void test_jobfile_errors(void)
 	workload_free(&w);
 }
 
+/* each refusal says what fio would: a near miss, a fio feature, the valid values */
+static void test_fio_errors(void)
+{
+	static const struct { const char *line, *want; } cases[] = {
+		{ "szie=1g", "t.fio:3: szie: no such option; did you mean size?" },
+		{ "ioengine=mmap", "t.fio:3: fio's ioengine=mmap is not supported by antic-sim" },
+		{ "rw=trim", "t.fio:3: fio's rw=trim is not supported by antic-sim" },
+		{ "rw=randrad", "want read, write, randread, randwrite, rw, readwrite or randrw" },
+		{ "rw=randrad", "did you mean randread?" },
+		{ "numjobs=5000", "numjobs: at most 4096 (fio's own limit)" },
+		{ "prio=3", "fio's prio is not supported by antic-sim" },
+		{ "prioclass=2", "fio's prioclass is not supported by antic-sim" },
+		{ "cgroup=x", "fio's cgroup is not supported by antic-sim" },
+		{ "verify_backlog=4", "fio's verify_backlog is not supported by antic-sim" },
+		{ "ioscheduler=bfq", "fio's ioscheduler=bfq is not supported by antic-sim" },
+		{ "ioscheduler=dedline", "ioscheduler: want none" },
+		{ "xyzzy=1", "xyzzy: no such option (" },
+		{ "bs=3q", "bs: want a size in whole 512-byte sectors" },
+	};
+	struct workload w;
+	char err[512], text[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "[a]\nsize=1m\n%s\n", cases[i].line);
+		CHECK(parse(text, &w, err) == -1);
+		if (!strstr(err, cases[i].want))
+			fprintf(stderr, "  %s: got \"%s\", want \"%s\"\n", cases[i].line, err, cases[i].want);
+		CHECK(strstr(err, cases[i].want) != NULL);
+		/* one line, the file named once */
+		CHECK(!strchr(err, '\n'));
+		CHECK(strstr(err, "t.fio") && !strstr(strstr(err, "t.fio") + 1, "t.fio"));
+	}
+	/* a far miss suggests nothing */
+	CHECK(parse("[a]\nsize=1m\nzzzzzz=1\n", &w, err) == -1);
+	CHECK(!strstr(err, "did you mean"));
+	/* every name job_option lists is one it handles (not refused as unknown) */
+	for (i = 0; job_option_name(i); i++) {
+		struct job_spec j;
+
+		memset(&j, 0, sizeof(j));
+		if (job_option(&j, job_option_name(i), "") == 1)
+			fprintf(stderr, "  option %s listed but not handled\n", job_option_name(i));
+		CHECK(job_option(&j, job_option_name(i), "") != 1);
+	}
+	CHECK(i > 40);
+	/* ioscheduler= picks the one scheduler; two different ones cannot share the disk */
+	CHECK(parse("[a]\nsize=1m\nioscheduler=mq-deadline\n[b]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.ioscheduler, POL_DEADLINE + 1);
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nioscheduler=as\n[b]\nsize=1m\nioscheduler=none\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:4: job 'b'") && strstr(err, "one scheduler"));
+	/* a setting in a comment without its colon is an error, prose is not */
+	CHECK(parse("; antic-sim rpm=5400\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1: rpm:") && strstr(err, "'; antic-sim: rpm=5400'"));
+	CHECK(parse("; antic-sim runs this = a demo\n[a]\nsize=1m\n", &w, err) == 0);
+	workload_free(&w);
+	CHECK(parse("; antic-sim: rpm=5400\n[a]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.disk.rpm, 5400);
+	workload_free(&w);
+	/* an unknown setting: a near miss named, else the whole list */
+	{
+		struct sim_settings st;
+		char big[2048];
+
+		sim_default_settings(&st);
+		CHECK(settings_apply(&st, "rmp", "1", big, sizeof(big)) == -1);
+		CHECK(strstr(big, "did you mean rpm?") != NULL);
+		CHECK(settings_apply(&st, "foo", "1", big, sizeof(big)) == -1);
+		for (i = 0; settings_name(i); i++)
+			CHECK(strstr(big, settings_name(i)) != NULL);
+		CHECK(i > 40);
+	}
+}
+
 /* fio's own syntax the job file parser now takes, and what it still refuses */
 static void test_jobfile_fio_syntax(void)
 {
@@ -1328,6 +1403,7 @@ void suite_sim(void)
 	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
+	RUN(test_fio_errors);
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
