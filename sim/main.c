@@ -99,7 +99,10 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 	if (!f)
 		return;
 	fprintf(f, "trace %s: %s", path, trace_format_name(fmt));
-	if (ts->files > 1)
+	if (ts->siblings)
+		fprintf(f, " (one CPU's file given: all %u per-CPU files beside it merged, as blkparse "
+			"-i does, since a request may complete on another CPU)", ts->files);
+	else if (ts->files > 1)
 		fprintf(f, " (%u per-CPU files merged)", ts->files);
 	fprintf(f, ", %llu requests (%llu reads %.1f MiB, %llu writes %.1f MiB) over %.3f s, %llu processes",
 		(unsigned long long)ts->records, (unsigned long long)ts->ios[0], ts->bytes[0] / 1048576.0,

@@ -129,6 +129,55 @@ static void test_fio_errors(void)
 	}
 }
 
+/* read @path to its end with @o: the number of records, or -1 with @err */
+static long read_trace(const char *path, const struct trace_opts *o, char *err, size_t n)
+{
+	struct trace *t = trace_open(path, o, err, n);
+	struct trace_rec r;
+	long k = 0;
+	int rc;
+
+	if (!t)
+		return -1;
+	while ((rc = trace_next(t, &r, err, n)) > 0)
+		k++;
+	trace_close(t);
+	return rc < 0 ? -1 : k;
+}
+
+/* a replay that keeps nothing fails and says why; one CPU's file brings its siblings */
+static void test_trace_no_silent_empty(void)
+{
+	struct trace_opts o = { 0 };
+	char err[512];
+	struct trace *t;
+
+	o.device = "9";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--device 9 matches no request; the trace's devices: 0, 1") != NULL);
+	o.device = "1";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) > 0);
+	o.device = NULL;
+	o.skip = 1000ULL * 1000000000ULL;
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--skip 1000.000 s leaves no request") != NULL);
+	o.skip = 0;
+	o.device = "8,16";
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "the trace's devices: 254,0") != NULL);
+	o.device = NULL;
+	/* CPU 0's file alone reads both CPUs' files: as many records as the base name */
+	t = trace_open("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err));
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(trace_stats(t)->files, 2);
+		CHECK(trace_stats(t)->siblings);
+		trace_close(t);
+	}
+	CHECK_EQ(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)),
+		 read_trace("tests/traces/vda-compile", &o, err, sizeof(err)));
+}
+
 /* fio's own syntax the job file parser now takes, and what it still refuses */
 static void test_jobfile_fio_syntax(void)
 {
@@ -1404,6 +1453,7 @@ void suite_sim(void)
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
 	RUN(test_fio_errors);
+	RUN(test_trace_no_silent_empty);
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
