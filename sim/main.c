@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* the exit status of a run stopped at max_time (its report still written whole) */
+#define EXIT_MAX_TIME 3
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -24,9 +27,13 @@ static void usage(FILE *f)
 		"  --write_iolog FILE      what the jobs issued, as fio's iolog v3 (file offsets;\n"
 		"                          of the first scheduler's run)\n"
 		"  --quiet                 no progress on stderr\n"
+		"  --counters              every anticipatory counter in the table, the zero ones too\n"
 		"  --list-schedulers       each scheduler's name, the Linux scheduler that plays it,\n"
 		"                          and its alias, one a line\n"
 		"  --help, --version\n"
+		"exit status: 0 done, 1 an error (nothing written), 2 a bad command line,\n"
+		"  3 a run stopped at max_time (default 3600 s simulated) before its jobs ended\n"
+		"  (the report is written, marked STOPPED in the table and timed_out in JSON)\n"
 		"trace options (replay, convert):\n"
 		"  --format FMT            the trace's format (default: detected from its content):\n"
 		"                          blktrace   blktrace's binary files (give the base name)\n"
@@ -268,7 +275,7 @@ int main(int argc, char **argv)
 	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL, *iolog = NULL;
 	const char *sets[64];
 	size_t nsets = 0;
-	bool quiet = false, sched_given = false;
+	bool quiet = false, sched_given = false, all_counters = false, timed_out = false;
 	struct workload w;
 	struct sim_result res[8];
 	struct sim_options o = { 0 };
@@ -344,6 +351,8 @@ int main(int argc, char **argv)
 			sets[nsets++] = v;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = true;
+		} else if (!strcmp(a, "--counters")) {
+			all_counters = true;
 		} else if (replay && !strcmp(a, "--skip-bad")) {
 			rs.topts.skip_bad = true;
 		} else if (replay && (!strcmp(a, "--format") || !strcmp(a, "--device") ||
@@ -444,6 +453,10 @@ int main(int argc, char **argv)
 		npol = 1;
 	}
 	o.progress = !quiet && isatty(2);
+	if (!quiet)
+		fprintf(stderr, "antic-sim: each run stops at max_time, %g s of simulated time "
+			"(--set max_time=); a run stopped there exits %d\n",
+			(double)w.set.max_time / 1e9, EXIT_MAX_TIME);
 	if (iolog) {
 		if (!(o.iolog = open_out(iolog, logtmp, sizeof(logtmp))))
 			goto out;
@@ -484,7 +497,8 @@ int main(int argc, char **argv)
 	if (out && !(f = open_out(out, tmp, sizeof(tmp))))
 		goto free_res;
 	{
-		struct report_ctx c = { jobfile, &w, res, npol };
+		struct report_ctx c = { .jobfile = jobfile, .w = &w, .res = res, .nres = npol,
+				       .all_counters = all_counters };
 
 		if (replay)
 			print_trace_summary(strcmp(fmt, "table") ? (quiet ? NULL : stderr) : f,
@@ -502,7 +516,9 @@ int main(int argc, char **argv)
 	} else if (fflush(stdout)) {
 		goto free_res;
 	}
-	rc = 0;
+	for (k = 0; k < npol; k++)
+		timed_out |= res[k].timed_out;
+	rc = timed_out ? EXIT_MAX_TIME : 0;
 free_res:
 	for (k = 0; k < npol; k++)
 		sim_result_free(&res[k]);

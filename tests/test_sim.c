@@ -567,7 +567,7 @@ static char *render(const struct workload *w, enum sim_policy pol)
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	struct report_ctx c = { "t.fio", w, &r, 1 };
+	struct report_ctx c = { .jobfile = "t.fio", .w = w, .res = &r, .nres = 1 };
 
 	if (sim_run(w, pol, &o, &r, err, sizeof(err)))
 		return NULL;
@@ -991,7 +991,7 @@ static void test_counters_reported(void)
 	for (i = 0; i < AS_NR_COUNTERS; i++)
 		*(u64 *)((char *)&r.as + as_counter_descs[i].off) = 7000 + i;
 	{
-		struct report_ctx c = { "compile-alone.fio", &w, &r, 1 };
+		struct report_ctx c = { .jobfile = "compile-alone.fio", .w = &w, .res = &r, .nres = 1 };
 
 		json = report_text(report_json, &c);
 		table = report_text(report_table, &c);
