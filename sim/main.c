@@ -57,7 +57,10 @@ static void usage(FILE *f)
 		"  --time-scale X          multiply recorded times and think times by X (0.5: twice as fast)\n"
 		"  --jobs JOBFILE          run the job file's jobs as a background load beside the trace\n"
 		"                          (its settings apply too); the run ends with the replay\n"
-		"  --start TIME            the trace's first request TIME into the run (default 0)\n");
+		"  --start TIME            the trace's first request TIME into the run (default 0)\n"
+		"  --remap scale|wrap      a trace reaching past the disk's end: scale positions by\n"
+		"                          capacity/extent (as fio's replay_scale, seeks shorter) or\n"
+		"                          wrap them modulo the capacity (seeks kept, regions folded)\n");
 }
 
 /* The trace options shared by replay and convert; 1 if @a was one, -1 on a bad value. */
@@ -145,6 +148,9 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 		fprintf(f, "; the format names no processes, so the device is one process");
 	if (rs->time_scale != 1.0)
 		fprintf(f, "; times scaled by %g", rs->time_scale);
+	if (rs->remap)
+		fprintf(f, "; positions past the disk's end %s (--remap)",
+			rs->remap == REMAP_SCALE ? "scaled onto it, all in proportion" : "wrapped modulo its capacity");
 	fprintf(f, "\n\n");
 }
 
@@ -369,6 +375,13 @@ int main(int argc, char **argv)
 			}
 			rs.closed = !strcmp(v, "closed");
 			mode_given = true;
+		} else if (replay && !strcmp(a, "--remap")) {
+			NEEDARG();
+			if (strcmp(v, "scale") && strcmp(v, "wrap")) {
+				fprintf(stderr, "antic-sim: --remap: want scale or wrap, got '%s'\n", v);
+				return 2;
+			}
+			rs.remap = v[0] == 's' ? REMAP_SCALE : REMAP_WRAP;
 		} else if (replay && !strcmp(a, "--jobs")) {
 			NEEDARG();
 			bgjobs = v;

@@ -178,6 +178,55 @@ static void test_trace_no_silent_empty(void)
 		 read_trace("tests/traces/vda-compile", &o, err, sizeof(err)));
 }
 
+/*
+ * --remap: a trace reaching 1.5 times past a 100 MiB disk's end, reads
+ * alternating between sector 0 and 1.5 * capacity: refused without it;
+ * scaled, the far one lands at the disk's end (seeks the whole disk);
+ * wrapped, at its middle (seeks half of it).
+ */
+static void test_replay_remap(void)
+{
+	static const char *const path = "build/remap-test.disksim";
+	struct workload w;
+	struct replay_spec rs = { .path = path, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	char err[512];
+	double seek[3] = { 0 };
+	FILE *f = fopen(path, "w");
+	int i;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 40; i++)
+		fprintf(f, "%d 0 %d 8 1\n", i * 20, i % 2 ? 307200 : 0);
+	fclose(f);
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	CHECK(settings_apply(&w.set, "capacity", "100m", err, sizeof(err)) == 0);
+	rs.topts.fmt = TF_DISKSIM;
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--remap scale or wrap") != NULL);
+	for (i = REMAP_SCALE; i <= REMAP_WRAP; i++) {
+		rs.remap = i;
+		CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+		CHECK_EQ(r.requests, 40);
+		seek[i] = r.disk.seeks ? (double)r.disk.seek_sectors / (double)r.disk.seeks : 0;
+		sim_result_free(&r);
+	}
+	/*
+	 * scaled: to 307200 * 204800 / 307208 on its 4 KiB boundary, about
+	 * the whole disk; wrapped: to 307200 - 204800, half of it (the drive's
+	 * mean seek counts from where its read-ahead left the head: within 20 %)
+	 */
+	CHECK(seek[REMAP_SCALE] > 0.95 * 204800 && seek[REMAP_SCALE] <= 204800);
+	CHECK(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400);
+	if (!(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400))
+		fprintf(stderr, "  mean seek: scale %.0f, wrap %.0f sectors\n", seek[REMAP_SCALE], seek[REMAP_WRAP]);
+	remove(path);
+}
+
 /* fio's own syntax the job file parser now takes, and what it still refuses */
 static void test_jobfile_fio_syntax(void)
 {
@@ -1454,6 +1503,7 @@ void suite_sim(void)
 	RUN(test_jobfile_errors);
 	RUN(test_fio_errors);
 	RUN(test_trace_no_silent_empty);
+	RUN(test_replay_remap);
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
