@@ -204,6 +204,7 @@ static void test_replay_remap(void)
 	fclose(f);
 	memset(&w, 0, sizeof(w));
 	sim_default_settings(&w.set);
+	CHECK(settings_apply(&w.set, "disk", "sata7200", err, sizeof(err)) == 0);
 	CHECK(settings_apply(&w.set, "capacity", "100m", err, sizeof(err)) == 0);
 	rs.topts.fmt = TF_DISKSIM;
 	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == -1);
@@ -752,7 +753,7 @@ static void test_scheduler_tags(void)
  */
 static void test_readahead_two_windows(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=16m\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -965,7 +966,7 @@ static void test_page_cache_evicts(void)
  */
 static void test_wakeup_gap(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=20m\ndirect=1\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -1150,7 +1151,7 @@ static void test_seek_mean_follows_access(void)
  * absorbed at interface speed, and disk throughput stops measuring where
  * the head went.
  */
-#define READER_BESIDE_WRITER(rw) "[antic-sim]\nmem=256m\nwrite_cache=0\n" \
+#define READER_BESIDE_WRITER(rw) "[antic-sim]\ndisk=sata7200\nmem=256m\nwrite_cache=0\n" \
 	"[writer]\nrw=write\nbs=1m\nsize=256m\ntime_based\nruntime=3600\n" \
 	"[reader]\nfilename=/dev/hddsim0\noffset=20g\nsize=8g\nrw=" rw "\n" \
 	"bs=64k\ndirect=1\ntime_based\nruntime=3\nstartdelay=1\nexitall\n"
