@@ -49,12 +49,14 @@ for f in examples/*.fio; do
 	case1 "$b" --set disk=sata7200 "$f"
 	case1 "$b-qd32" --set disk=sata7200 --set queue_depth=32 "$f"
 	case1 "$b-ssd" --set disk=sata7200 --set type=ssd "$f"
+	case1 "$b-default" "$f"
 done
 for t in tests/traces/*.blktrace.0; do
 	b=$(basename "$t" .blktrace.0)
 	case1 "$b-open" replay --replay open --set disk=sata7200 "$t"
 	case1 "$b-closed" replay --replay closed --set disk=sata7200 "$t"
 	case1 "$b-closed-qd32" replay --replay closed --set disk=sata7200 --set queue_depth=32 "$t"
+	case1 "$b-closed-default" replay --replay closed "$t"
 done
 echo "golden: $pass cases the same as $dir/"
 echo "$pass passed, $fail failed"
