@@ -97,5 +97,15 @@ else ko "max_time JSON: exit $rc, $(grep -o '"timed_out": [a-z]*' "$tmp/out")"; 
 rc=$?
 [ $rc -eq 0 ] && ok "a run that ends exits 0" || ko "a run that ends exits $rc"
 
+# the progress line (a terminal only): simulated time against the run's end
+if command -v script >/dev/null; then
+	job '[a]' 'rw=randread' 'size=1g' 'runtime=3s'
+	script -qc "$sim --scheduler noop $tmp/j.fio" /dev/null 2>&1 | tr '\r' '\n' >"$tmp/out"
+	if grep -q 'simulated of at most 3 s (the jobs. runtimes)' "$tmp/out"; then ok "progress against the jobs' runtime"
+	else ko "progress line: $(grep -a simulated "$tmp/out" | head -2)"; fi
+else
+	ko "script(1) missing (util-linux): the progress line is not checked"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
