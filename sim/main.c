@@ -404,7 +404,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);
+			static const char *const opts[] = { "--scheduler", "--output-format", "--output",
+				"--write_iolog", "--seed", "--set", "--quiet", "--counters",
+				"--list-schedulers", "--help", "--version", "--format", "--device", "--skip",
+				"--limit", "--offset", "--skip-bad", "--replay", "--jobs", "--start",
+				"--time-scale", "--remap" };
+			const char *near = nearest_name(a, opts, sizeof(opts) / sizeof(opts[0]));
+
+			if (near)
+				fprintf(stderr, "antic-sim: unknown option '%s'; did you mean %s?\n", argv[i], near);
+			else
+				fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);
 			return 2;
 		} else if (!jobfile) {
 			jobfile = a;

@@ -48,6 +48,8 @@ job '; antic-sim rpm=5400' '[a]' 'size=1m'
 refuses "setting without its colon" 1 "j.fio:1: rpm: an antic-sim setting in a comment wants a colon" -q "$tmp/j.fio"
 job '[a]' 'size=1m'
 refuses "unknown option, no usage" 2 "unknown option '--bogus'" --bogus "$tmp/j.fio"
+refuses "a near miss on the command line" 2 "unknown option '--schedular'; did you mean --scheduler?" \
+	--schedular noop "$tmp/j.fio"
 refuses "unknown --set lists the settings" 1 "the settings are: rpm heads" -q --set foo=1 "$tmp/j.fio"
 refuses "replay --device matching nothing" 1 "--device 9 matches no request; the trace's devices: 0, 1" \
 	replay -q --device 9 tests/traces/two-devices.disksim
