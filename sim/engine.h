@@ -68,6 +68,13 @@ struct replay_spec {
 	 * jobs (a background load, replay --jobs) have run this long
 	 */
 	uint64_t start;
+	/*
+	 * A trace reaching past the disk's end: refused (REMAP_NONE), its
+	 * positions scaled by capacity / the trace's extent (REMAP_SCALE,
+	 * seeks shorter in proportion), or taken modulo the capacity
+	 * (REMAP_WRAP, short seeks kept, far regions folded together).
+	 */
+	enum { REMAP_NONE, REMAP_SCALE, REMAP_WRAP } remap;
 };
 
 struct sim_options {

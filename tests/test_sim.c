@@ -54,6 +54,180 @@ static void test_jobfile_errors(void)
 	workload_free(&w);
 }
 
+/* each refusal says what fio would: a near miss, a fio feature, the valid values */
+static void test_fio_errors(void)
+{
+	static const struct { const char *line, *want; } cases[] = {
+		{ "szie=1g", "t.fio:3: szie: no such option; did you mean size?" },
+		{ "ioengine=mmap", "t.fio:3: fio's ioengine=mmap is not supported by antic-sim" },
+		{ "rw=trim", "t.fio:3: fio's rw=trim is not supported by antic-sim" },
+		{ "rw=randrad", "want read, write, randread, randwrite, rw, readwrite or randrw" },
+		{ "rw=randrad", "did you mean randread?" },
+		{ "numjobs=5000", "numjobs: at most 4096 (fio's own limit)" },
+		{ "prio=3", "fio's prio is not supported by antic-sim" },
+		{ "prioclass=2", "fio's prioclass is not supported by antic-sim" },
+		{ "cgroup=x", "fio's cgroup is not supported by antic-sim" },
+		{ "verify_backlog=4", "fio's verify_backlog is not supported by antic-sim" },
+		{ "ioscheduler=bfq", "fio's ioscheduler=bfq is not supported by antic-sim" },
+		{ "ioscheduler=dedline", "ioscheduler: want none" },
+		{ "xyzzy=1", "xyzzy: no such option (" },
+		{ "bs=3q", "bs: want a size in whole 512-byte sectors" },
+	};
+	struct workload w;
+	char err[512], text[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "[a]\nsize=1m\n%s\n", cases[i].line);
+		CHECK(parse(text, &w, err) == -1);
+		if (!strstr(err, cases[i].want))
+			fprintf(stderr, "  %s: got \"%s\", want \"%s\"\n", cases[i].line, err, cases[i].want);
+		CHECK(strstr(err, cases[i].want) != NULL);
+		/* one line, the file named once */
+		CHECK(!strchr(err, '\n'));
+		CHECK(strstr(err, "t.fio") && !strstr(strstr(err, "t.fio") + 1, "t.fio"));
+	}
+	/* a far miss suggests nothing */
+	CHECK(parse("[a]\nsize=1m\nzzzzzz=1\n", &w, err) == -1);
+	CHECK(!strstr(err, "did you mean"));
+	/* every name job_option lists is one it handles (not refused as unknown) */
+	for (i = 0; job_option_name(i); i++) {
+		struct job_spec j;
+
+		memset(&j, 0, sizeof(j));
+		if (job_option(&j, job_option_name(i), "") == 1)
+			fprintf(stderr, "  option %s listed but not handled\n", job_option_name(i));
+		CHECK(job_option(&j, job_option_name(i), "") != 1);
+	}
+	CHECK(i > 40);
+	/* ioscheduler= picks the one scheduler; two different ones cannot share the disk */
+	CHECK(parse("[a]\nsize=1m\nioscheduler=mq-deadline\n[b]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.ioscheduler, POL_DEADLINE + 1);
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nioscheduler=as\n[b]\nsize=1m\nioscheduler=none\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:4: job 'b'") && strstr(err, "one scheduler"));
+	/* a setting in a comment without its colon is an error, prose is not */
+	CHECK(parse("; antic-sim rpm=5400\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1: rpm:") && strstr(err, "'; antic-sim: rpm=5400'"));
+	CHECK(parse("; antic-sim runs this = a demo\n[a]\nsize=1m\n", &w, err) == 0);
+	workload_free(&w);
+	CHECK(parse("; antic-sim: rpm=5400\n[a]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.disk.rpm, 5400);
+	workload_free(&w);
+	/* an unknown setting: a near miss named, else the whole list */
+	{
+		struct sim_settings st;
+		char big[2048];
+
+		sim_default_settings(&st);
+		CHECK(settings_apply(&st, "rmp", "1", big, sizeof(big)) == -1);
+		CHECK(strstr(big, "did you mean rpm?") != NULL);
+		CHECK(settings_apply(&st, "foo", "1", big, sizeof(big)) == -1);
+		for (i = 0; settings_name(i); i++)
+			CHECK(strstr(big, settings_name(i)) != NULL);
+		CHECK(i > 40);
+	}
+}
+
+/* read @path to its end with @o: the number of records, or -1 with @err */
+static long read_trace(const char *path, const struct trace_opts *o, char *err, size_t n)
+{
+	struct trace *t = trace_open(path, o, err, n);
+	struct trace_rec r;
+	long k = 0;
+	int rc;
+
+	if (!t)
+		return -1;
+	while ((rc = trace_next(t, &r, err, n)) > 0)
+		k++;
+	trace_close(t);
+	return rc < 0 ? -1 : k;
+}
+
+/* a replay that keeps nothing fails and says why; one CPU's file brings its siblings */
+static void test_trace_no_silent_empty(void)
+{
+	struct trace_opts o = { 0 };
+	char err[512];
+	struct trace *t;
+
+	o.device = "9";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--device 9 matches no request; the trace's devices: 0, 1") != NULL);
+	o.device = "1";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) > 0);
+	o.device = NULL;
+	o.skip = 1000ULL * 1000000000ULL;
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--skip 1000.000 s leaves no request") != NULL);
+	o.skip = 0;
+	o.device = "8,16";
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "the trace's devices: 254,0") != NULL);
+	o.device = NULL;
+	/* CPU 0's file alone reads both CPUs' files: as many records as the base name */
+	t = trace_open("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err));
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(trace_stats(t)->files, 2);
+		CHECK(trace_stats(t)->siblings);
+		trace_close(t);
+	}
+	CHECK_EQ(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)),
+		 read_trace("tests/traces/vda-compile", &o, err, sizeof(err)));
+}
+
+/*
+ * --remap: a trace reaching 1.5 times past a 100 MiB disk's end, reads
+ * alternating between sector 0 and 1.5 * capacity: refused without it;
+ * scaled, the far one lands at the disk's end (seeks the whole disk);
+ * wrapped, at its middle (seeks half of it).
+ */
+static void test_replay_remap(void)
+{
+	static const char *const path = "build/remap-test.disksim";
+	struct workload w;
+	struct replay_spec rs = { .path = path, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	char err[512];
+	double seek[3] = { 0 };
+	FILE *f = fopen(path, "w");
+	int i;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 40; i++)
+		fprintf(f, "%d 0 %d 8 1\n", i * 20, i % 2 ? 307200 : 0);
+	fclose(f);
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	CHECK(settings_apply(&w.set, "disk", "sata7200", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "capacity", "100m", err, sizeof(err)) == 0);
+	rs.topts.fmt = TF_DISKSIM;
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--remap scale or wrap") != NULL);
+	for (i = REMAP_SCALE; i <= REMAP_WRAP; i++) {
+		rs.remap = i;
+		CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+		CHECK_EQ(r.requests, 40);
+		seek[i] = r.disk.seeks ? (double)r.disk.seek_sectors / (double)r.disk.seeks : 0;
+		sim_result_free(&r);
+	}
+	/*
+	 * scaled: to 307200 * 204800 / 307208 on its 4 KiB boundary, about
+	 * the whole disk; wrapped: to 307200 - 204800, half of it (the drive's
+	 * mean seek counts from where its read-ahead left the head: within 20 %)
+	 */
+	CHECK(seek[REMAP_SCALE] > 0.95 * 204800 && seek[REMAP_SCALE] <= 204800);
+	CHECK(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400);
+	if (!(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400))
+		fprintf(stderr, "  mean seek: scale %.0f, wrap %.0f sectors\n", seek[REMAP_SCALE], seek[REMAP_WRAP]);
+	remove(path);
+}
+
 /* fio's own syntax the job file parser now takes, and what it still refuses */
 static void test_jobfile_fio_syntax(void)
 {
@@ -452,7 +626,7 @@ static char *render(const struct workload *w, enum sim_policy pol)
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	struct report_ctx c = { "t.fio", w, &r, 1 };
+	struct report_ctx c = { .jobfile = "t.fio", .w = w, .res = &r, .nres = 1 };
 
 	if (sim_run(w, pol, &o, &r, err, sizeof(err)))
 		return NULL;
@@ -588,7 +762,7 @@ static void test_scheduler_tags(void)
  */
 static void test_readahead_two_windows(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=16m\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -801,7 +975,7 @@ static void test_page_cache_evicts(void)
  */
 static void test_wakeup_gap(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=20m\ndirect=1\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -882,7 +1056,7 @@ static void test_counters_reported(void)
 	for (i = 0; i < AS_NR_COUNTERS; i++)
 		*(u64 *)((char *)&r.as + as_counter_descs[i].off) = 7000 + i;
 	{
-		struct report_ctx c = { "compile-alone.fio", &w, &r, 1 };
+		struct report_ctx c = { .jobfile = "compile-alone.fio", .w = &w, .res = &r, .nres = 1 };
 
 		json = report_text(report_json, &c);
 		table = report_text(report_table, &c);
@@ -992,7 +1166,7 @@ static void test_seek_mean_follows_access(void)
  * absorbed at interface speed, and disk throughput stops measuring where
  * the head went.
  */
-#define READER_BESIDE_WRITER(rw) "[antic-sim]\nmem=256m\nwrite_cache=0\n" \
+#define READER_BESIDE_WRITER(rw) "[antic-sim]\ndisk=sata7200\nmem=256m\nwrite_cache=0\n" \
 	"[writer]\nrw=write\nbs=1m\nsize=256m\ntime_based\nruntime=3600\n" \
 	"[reader]\nfilename=/dev/hddsim0\noffset=20g\nsize=8g\nrw=" rw "\n" \
 	"bs=64k\ndirect=1\ntime_based\nruntime=3\nstartdelay=1\nexitall\n"
@@ -1343,6 +1517,9 @@ void suite_sim(void)
 	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
+	RUN(test_fio_errors);
+	RUN(test_trace_no_silent_empty);
+	RUN(test_replay_remap);
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
