@@ -1369,6 +1369,7 @@ static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
 	} else {
 		as->other_busy = now;
 		as->idle_open = false;
+		as->rt_in_flight += rq->prio_class == ANTIC_CLASS_RT;
 	}
 	if (as->have_last_end && rq->sector != as->head) {
 		as->cnt.seeks++;
@@ -1599,6 +1600,9 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_classes(struct as_sched *as,
 		if (as->antic_class == ANTIC_CLASS_RT &&
 		    should_anticipate(as, rq, now))
 			return anticipate(as, now);
+	} else if (as->rt_in_flight) {
+		/* a queueing drive would serve them behind the others' */
+		return ANTIC_IDLE;	/* their completion reruns the queue */
 	} else if (be_queued(as)) {
 		return dispatch_queued(as, now, out);
 	} else if (idle_may_go(as, now)) {
@@ -1624,7 +1628,9 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 			       struct antic_rq **out)
 {
 	*out = NULL;
-	if (class_queued(as, ANTIC_CLASS_RT) || class_queued(as, ANTIC_CLASS_IDLE))
+	if (class_queued(as, ANTIC_CLASS_RT) ||
+	    class_queued(as, ANTIC_CLASS_IDLE) ||
+	    (as->rt_in_flight && be_queued(as)))
 		return dispatch_classes(as, now, out);
 	/*
 	 * Nothing queued (a host asks after every completion): only a wait
@@ -1659,6 +1665,8 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	} else {
 		as->other_busy = now;
 		as->idle_open = false;
+		if (rq->prio_class == ANTIC_CLASS_RT)
+			ANTIC_DEC(as->rt_in_flight);
 	}
 	if (rq->queue == ANTIC_SYNC) {
 		as->last_sync_done = now;
@@ -1722,6 +1730,8 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 	as->cnt.requeues++;
 	if (rq->prio_class == ANTIC_CLASS_IDLE)
 		ANTIC_DEC(as->idle_in_flight);
+	else if (rq->prio_class == ANTIC_CLASS_RT)
+		ANTIC_DEC(as->rt_in_flight);
 	if (p) {
 		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
@@ -1821,6 +1831,8 @@ bool as_has_work(const struct as_sched *as)
 {
 	if (class_queued(as, ANTIC_CLASS_RT))
 		return !waiting(as);
+	if (as->rt_in_flight)
+		return false;	/* the others wait for the drive: a completion reruns */
 	if (!be_queued(as))
 		return class_queued(as, ANTIC_CLASS_IDLE) && as->idle_open &&
 		       !waiting(as);

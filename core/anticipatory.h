@@ -315,6 +315,7 @@ struct as_sched {
 	 */
 	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
 	u8 antic_class;		/* the class of antic_proc's request */
+	u32 rt_in_flight;	/* real-time requests at the drive: they have it alone */
 	u32 idle_in_flight;	/* idle-class requests at the drive */
 	u64 other_busy;
 	bool idle_open;

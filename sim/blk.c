@@ -136,7 +136,7 @@ submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->rq.write = write;
 	rq->rq.sync = sync;
 	rq->rq.proc = ap;
-	rq->rq.prio_class = ANTIC_CLASS_BE;
+	rq->rq.prio_class = s->ioprio;
 	rq->rq.state = ANTIC_RQ_NEW;
 	rq->kind = kind;
 	rq->requeued = false;

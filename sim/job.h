@@ -60,6 +60,14 @@ struct job_spec {
 	uint64_t thinktime;	/* ns */
 	unsigned thinktime_blocks;
 	unsigned iodepth;
+	/*
+	 * fio's I/O priorities: the job's class (ioprio_set's: 0 none, 1
+	 * real-time, 2 best effort, 3 idle) and, for direct I/O, the
+	 * percentage of reads [0] and writes [1] sent with cmdprio_class.
+	 */
+	unsigned prioclass;
+	unsigned cmdprio_pct[2];
+	unsigned cmdprio_class[2];
 	bool async_engine;
 	bool direct;
 	bool osync;

@@ -85,6 +85,7 @@ static void default_job(struct job_spec *j)
 	j->thinktime_blocks = 1;
 	j->iodepth = 1;
 	j->loops = 1;
+	j->cmdprio_class[0] = j->cmdprio_class[1] = 1;	/* fio's: the highest */
 }
 
 int seterr(char *err, size_t len, const char *fmt, ...)
@@ -120,6 +121,10 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': time_based without runtime never ends (add runtime or exitall to another job)",
+			      file, j->line, j->name);
+	if ((j->cmdprio_pct[0] || j->cmdprio_pct[1]) && !j->async_engine)
+		return seterr(err, errlen,
+			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
 	if (!j->async_engine)
 		j->iodepth = 1;

@@ -200,7 +200,8 @@ static const char *const option_names[] = {
 	"stonewall", "wait_for_previous", "file_gap", "offset", "filename", "directory",
 	"numjobs", "thinktime", "thinktime_blocks", "iodepth", "ioengine", "direct",
 	"buffered", "sync", "runtime", "timeout", "time_based", "startdelay", "fsync",
-	"end_fsync", "exitall", "loops", "ioscheduler",
+	"end_fsync", "exitall", "loops", "ioscheduler", "prio", "prioclass",
+	"cmdprio_percentage", "cmdprio_class",
 };
 
 static bool option_known(const char *k)
@@ -219,6 +220,41 @@ const char *job_option_name(size_t i)
 }
 
 /* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
+/*
+ * fio's "N" or "READ,WRITE" (an empty side keeps the default of 0 for a
+ * percentage, and N alone is both): each in @lo..@hi.
+ */
+static int read_write_pair(const char *v, uint64_t hi, uint64_t lo,
+			   unsigned out[2])
+{
+	const char *comma = strchr(v, ',');
+	char side[2][24];
+	uint64_t x;
+	int d;
+
+	if (!comma) {
+		if (parse_uint(v, hi, &x) || x < lo)
+			return -1;
+		out[0] = out[1] = (unsigned)x;
+		return 0;
+	}
+	if ((size_t)(comma - v) >= sizeof(side[0]) || strlen(comma + 1) >= sizeof(side[1]) ||
+	    strchr(comma + 1, ','))
+		return -1;
+	snprintf(side[0], sizeof(side[0]), "%.*s", (int)(comma - v), v);
+	snprintf(side[1], sizeof(side[1]), "%s", comma + 1);
+	for (d = 0; d < 2; d++) {
+		if (!side[d][0] && !lo) {
+			out[d] = 0;
+			continue;
+		}
+		if (parse_uint(side[d], hi, &x) || x < lo)
+			return -1;
+		out[d] = (unsigned)x;
+	}
+	return 0;
+}
+
 int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
@@ -530,6 +566,27 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_uint(v, 1U << 30, &x) || !x)
 			return -1;
 		j->thinktime_blocks = (unsigned)x;
+	} else if (!strcmp(k, "prio")) {
+		/* the level within a class: kept, as fio sets it, but not modelled */
+		if (parse_uint(v, 7, &x))
+			return -1;
+	} else if (!strcmp(k, "prioclass")) {
+		if (parse_uint(v, 3, &x))
+			return -1;
+		j->prioclass = (unsigned)x;
+	} else if (!strcmp(k, "cmdprio_percentage") || !strcmp(k, "cmdprio_class")) {
+		bool pct = k[8] == 'p';
+		unsigned vals[2];
+
+		if (read_write_pair(v, pct ? 100 : 3, pct ? 0 : 1, vals))
+			return -1;
+		if (pct) {
+			j->cmdprio_pct[0] = vals[0];
+			j->cmdprio_pct[1] = vals[1];
+		} else {
+			j->cmdprio_class[0] = vals[0];
+			j->cmdprio_class[1] = vals[1];
+		}
 	} else if (!strcmp(k, "iodepth")) {
 		if (parse_uint(v, 4096, &x) || !x)
 			return -1;
@@ -709,10 +766,9 @@ static const char *const fio_names[] = {
 
 /* fio's options antic-sim does not model, with the reason where one is short */
 static const struct { const char *name, *why; } fio_only[] = {
-	{ "prio", "the simulated schedulers keep no I/O priorities" },
-	{ "prioclass", "the simulated schedulers keep no I/O priorities" },
-	{ "priohint", "the simulated schedulers keep no I/O priorities" },
-	{ "cmdprio_percentage", "the simulated schedulers keep no I/O priorities" },
+	{ "priohint", "the simulated disk keeps no per-command priority hints" },
+	{ "cmdprio", "the level within a class is not modelled: cmdprio_class is" },
+	{ "cmdprio_bssplit", "give cmdprio_percentage instead" },
 	{ "cgroup", "the simulator has no control groups" },
 	{ "cgroup_weight", "the simulator has no control groups" },
 	{ "cgroup_nodelete", "the simulator has no control groups" },
@@ -809,6 +865,10 @@ static const char *value_rule(const char *k)
 		{ " file_service_type ", "sequential, random[:N] or roundrobin[:N]" },
 		{ " random_distribution ", "random, zipf:THETA, pareto:H, normal:DEV or zoned:A/R:..." },
 		{ " nrfiles loops thinktime_blocks ", "a whole number of at least 1" },
+		{ " prio ", "a priority level 0..7 (0 the highest)" },
+		{ " prioclass ", "an I/O priority class 0..3 (0 none, 1 real-time, 2 best effort, 3 idle)" },
+		{ " cmdprio_class ", "an I/O priority class 1..3, or one for reads and one for writes: 1,3" },
+		{ " cmdprio_percentage ", "a percentage 0..100, or one for reads and one for writes: 50,0" },
 	};
 	char key[40];
 	size_t i;

@@ -84,6 +84,7 @@ struct sim_proc {
 	uint64_t io_size, issued;
 	unsigned loops_left;
 	uint64_t rng;
+	uint64_t prio_rng;	/* cmdprio_percentage's draws: they move no other */
 	int state;
 	bool started, finished, exit_reported;
 	bool issuing;		/* inside issue_one: an I/O completing now must not recurse */
@@ -193,6 +194,12 @@ struct sim {
 	uint64_t sched_wake;
 	uint64_t fault_rng;	/* requeue_per_mille's draws, seeded by seed */
 	/*
+	 * The I/O priority class of the context that submits now (the
+	 * kernel's current task's ioprio, which bio_set_ioprio reads): a
+	 * job while it issues, best effort otherwise (the flusher).
+	 */
+	u8 ioprio;
+	/*
 	 * The scheduler's tags (nr_requests): taken at submission, given back
 	 * at completion; a request that finds its share in use waits, oldest
 	 * first, unseen by the policy, as a task sleeps in blk_mq_get_tag.
@@ -242,6 +249,13 @@ void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq
 bool event_pop(struct sim *s, struct event *ev);
 
 /* blk.c: the block layer, the policy in front of the drive */
+/* A job's I/O priority class (fio's prioclass) as core names it. */
+static inline u8 job_class(const struct job_spec *j)
+{
+	return j->prioclass == 1 ? ANTIC_CLASS_RT :
+	       j->prioclass == 3 ? ANTIC_CLASS_IDLE : ANTIC_CLASS_BE;
+}
+
 int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	       unsigned file, uint64_t sector, uint64_t nr, bool write,
 	       bool sync, uint64_t page_lo, uint64_t npages);

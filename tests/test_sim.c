@@ -64,8 +64,11 @@ static void test_fio_errors(void)
 		{ "rw=randrad", "want read, write, randread, randwrite, rw, readwrite or randrw" },
 		{ "rw=randrad", "did you mean randread?" },
 		{ "numjobs=5000", "numjobs: at most 4096 (fio's own limit)" },
-		{ "prio=3", "fio's prio is not supported by antic-sim" },
-		{ "prioclass=2", "fio's prioclass is not supported by antic-sim" },
+		{ "prio=8", "prio: want a priority level 0..7" },
+		{ "prioclass=4", "prioclass: want an I/O priority class 0..3" },
+		{ "cmdprio_percentage=50", "cmdprio_percentage is an option of fio's libaio and io_uring engines" },
+		{ "cmdprio_class=1,4", "cmdprio_class: want an I/O priority class 1..3" },
+		{ "cmdprio=3", "fio's cmdprio is not supported by antic-sim" },
 		{ "cgroup=x", "fio's cgroup is not supported by antic-sim" },
 		{ "verify_backlog=4", "fio's verify_backlog is not supported by antic-sim" },
 		{ "ioscheduler=bfq", "fio's ioscheduler=bfq is not supported by antic-sim" },
@@ -1010,6 +1013,73 @@ static char *report_text(void (*fn)(FILE *, const struct report_ctx *),
 	return buf;
 }
 
+/* @file's job @name's runtime (ns) under anticipatory, with @from replaced by @to in it */
+static uint64_t ionice_runtime(const char *file, const char *from, const char *to,
+			       const char *name, uint64_t *end_other)
+{
+	char text[4096], err[512], *at;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	struct workload w;
+	uint64_t rt = 0;
+	size_t n, i;
+	FILE *f = fopen(file, "r");
+
+	CHECK(f != NULL);
+	if (!f)
+		return 0;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	at = from ? strstr(text, from) : NULL;
+	if (from) {
+		CHECK(at != NULL);
+		if (!at)
+			return 0;
+		memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+		memcpy(at, to, strlen(to));
+	}
+	CHECK(parse(text, &w, err) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(!r.timed_out && !r.violations);
+	for (i = 0; i < r.nr_jobs; i++) {
+		if (!strcmp(r.jobs[i].name, name))
+			rt = r.jobs[i].runtime;
+		else if (end_other && r.jobs[i].runtime > *end_other)
+			*end_other = r.jobs[i].runtime;
+	}
+	sim_result_free(&r);
+	workload_free(&w);
+	return rt;
+}
+
+/*
+ * ionice's promises under anticipatory: a backup in the idle class costs
+ * a reader at most 10 % of its time alone, and finishes after it; a
+ * player in the real-time class beside ten streams reads its file at
+ * least twice as fast as in the best-effort class.
+ */
+static void test_ionice_classes(void)
+{
+	uint64_t alone, beside, shared, backup_end = 0, rt, be;
+
+	alone = ionice_runtime("examples/ionice-backup.fio", "\nsize=1g", "\nsize=1m\nstartdelay=30",
+			       "reader", NULL);
+	beside = ionice_runtime("examples/ionice-backup.fio", NULL, NULL, "reader", &backup_end);
+	shared = ionice_runtime("examples/ionice-backup.fio", "\nprioclass=3", "\nprioclass=2",
+				"reader", NULL);
+	CHECK(alone > 0 && beside * 10 <= alone * 11);
+	CHECK(backup_end > beside);	/* the backup ran, and to its end */
+	CHECK(shared * 10 > alone * 11);	/* best effort would cost more: the test can fail */
+	rt = ionice_runtime("examples/ionice-player.fio", NULL, NULL, "player", NULL);
+	be = ionice_runtime("examples/ionice-player.fio", "\nprioclass=1", "\nprioclass=2",
+			    "player", NULL);
+	CHECK(rt > 0 && 2 * rt <= be);
+	if (!(beside * 10 <= alone * 11) || !(2 * rt <= be))
+		fprintf(stderr, "  reader alone %.2f s, beside the backup %.2f s; player %.2f s, at BE %.2f s\n",
+			alone / 1e9, beside / 1e9, rt / 1e9, be / 1e9);
+}
+
 /*
  * Every counter core keeps is in the one table, by one name, and both the
  * JSON and the text table print each of them with its own value. Then the
@@ -1531,6 +1601,7 @@ void suite_sim(void)
 	RUN(test_ssd_no_anticipation);
 	RUN(test_scheduler_tags);
 	RUN(test_counters_reported);
+	RUN(test_ionice_classes);
 	RUN(test_exits_raise_exit_prob);
 	RUN(test_seek_mean_follows_access);
 	RUN(test_anticipation_pays_for_sequential_not_random);
