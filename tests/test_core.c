@@ -936,6 +936,48 @@ static void test_deadline_writes_starved(void)
 	CHECK_EQ(pos, 32);
 }
 
+/*
+ * The mq-deadline model's classes: real-time first; a lower class waits
+ * while a higher one has a request at the drive; with two classes at
+ * work, a lower one's request past prio_aging_expire goes first.
+ */
+static void test_deadline_classes(void)
+{
+	struct dl_sched dl;
+	struct dl_tunables t;
+	struct antic_rq *be, *rt, *idle, *rq;
+
+	used = 0;
+	dl_default_tunables(&t);
+	dl_init(&dl, &t);
+	be = mk(1000, true, NULL);
+	rt = mk(900000000, true, NULL);
+	rt->prio_class = ANTIC_CLASS_RT;
+	idle = mk(2000, true, NULL);
+	idle->prio_class = ANTIC_CLASS_IDLE;
+	dl_policy_ops.add(&dl, idle, 0);
+	dl_policy_ops.add(&dl, be, 0);
+	dl_policy_ops.add(&dl, rt, 0);
+	CHECK(dl_policy_ops.dispatch(&dl, 1, &rq) == ANTIC_DISPATCH && rq == rt);
+	/* the real-time read at the drive: best effort waits for it */
+	CHECK(dl_policy_ops.dispatch(&dl, 2, &rq) == ANTIC_IDLE);
+	dl_policy_ops.complete(&dl, rt, 3);
+	CHECK(dl_policy_ops.dispatch(&dl, 4, &rq) == ANTIC_DISPATCH && rq == be);
+	CHECK(dl_policy_ops.dispatch(&dl, 5, &rq) == ANTIC_IDLE);
+	dl_policy_ops.complete(&dl, be, 6);
+	CHECK(dl_policy_ops.dispatch(&dl, 7, &rq) == ANTIC_DISPATCH && rq == idle);
+	dl_policy_ops.complete(&dl, idle, 8);
+	CHECK(dl_policy_ops.dispatch(&dl, 9, &rq) == ANTIC_EMPTY);
+	/* aging: an idle request 10 s old goes before best effort's */
+	idle = mk(3000, true, NULL);
+	idle->prio_class = ANTIC_CLASS_IDLE;
+	dl_policy_ops.add(&dl, idle, 10);
+	be = mk(4000, true, NULL);
+	dl_policy_ops.add(&dl, be, t.prio_aging_expire);
+	CHECK(dl_policy_ops.dispatch(&dl, t.prio_aging_expire + 10, &rq) ==
+	      ANTIC_DISPATCH && rq == idle);
+}
+
 static void test_deadline_fifo(void)
 {
 	struct dl_sched dl;
@@ -3528,6 +3570,7 @@ void suite_core(void)
 	RUN(test_tunable_find_by_name);
 	RUN(test_merges_keep_earlier_time);
 	RUN(test_deadline_writes_starved);
+	RUN(test_deadline_classes);
 	RUN(test_deadline_fifo);
 	RUN(test_noop_fifo);
 	RUN(test_chaos_host);
