@@ -27,8 +27,17 @@ static uint64_t bucket_mid(unsigned i)
 
 void hist_add(struct hist *h, uint64_t v)
 {
-	if (!h->n || v < h->min)
+	double d;
+
+	if (!h->n) {
 		h->min = v;
+		h->first = v;
+	} else if (v < h->min) {
+		h->min = v;
+	}
+	d = (double)v - (double)h->first;
+	h->dsum += d;
+	h->dsq += d * d;
 	if (v > h->max)
 		h->max = v;
 	h->n++;
@@ -61,4 +70,39 @@ uint64_t hist_percentile(const struct hist *h, double p)
 uint64_t hist_mean(const struct hist *h)
 {
 	return h->n ? h->sum / h->n : 0;
+}
+
+double hist_mean_f(const struct hist *h)
+{
+	return h->n ? (double)h->first + h->dsum / (double)h->n : 0;
+}
+
+/* sqrt without libm (antic-sim links none): Newton's method from above */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1, prev;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		prev = r;
+		r = (r + x / r) / 2;
+		if (r >= prev)
+			break;
+	}
+	return r;
+}
+
+double hist_stddev(const struct hist *h)
+{
+	double n = (double)h->n, var;
+
+	if (h->n < 2)
+		return 0;
+	var = (h->dsq - h->dsum * h->dsum / n) / (n - 1);
+	return var > 0 ? root(var) : 0;
+}
+
+uint64_t hist_bucket_value(unsigned i)
+{
+	return bucket_mid(i);
 }

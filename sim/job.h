@@ -70,6 +70,13 @@ struct job_spec {
 	bool end_fsync;
 	bool exitall;
 	unsigned loops;
+	/*
+	 * fio's logs (fio-log.c): each prefix's presence asks for its log,
+	 * an empty prefix means the job's name; log_avg_msec 0 logs every I/O
+	 */
+	bool lat_log, bw_log, iops_log;
+	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
+	uint64_t log_avg_msec;
 };
 
 struct sim_settings {
@@ -120,6 +127,8 @@ int settings_apply(struct sim_settings *s, const char *name, const char *value,
 
 /* jobopts.c: one job option; 0, 1 for an unknown name, -1 for a bad value */
 int job_option(struct job_spec *j, const char *k, const char *v);
+/* fio-log.c: write_lat_log, write_bw_log, write_iops_log, log_avg_msec; the same returns */
+int fio_log_option(struct job_spec *j, const char *k, const char *v);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);

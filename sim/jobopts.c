@@ -131,8 +131,7 @@ static bool is_reporting(const char *k)
 	static const char *const names[] = {
 		"name", "description", "group_reporting", "thread",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-		"disable_bw", "write_bw_log", "write_lat_log", "write_iops_log",
-		"write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
+		"disable_bw", "write_hist_log", "log_hist_msec", "per_job_logs",
 		"percentile_list", "clat_percentiles", "lat_percentiles",
 		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
 		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
@@ -189,7 +188,10 @@ static size_t named_value(const char *v, const char *const *names, size_t n,
 int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
+	int log = fio_log_option(j, k, v);
 
+	if (log <= 0)
+		return log;
 	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
 		static const char *const names[] = { "read", "write", "randread",
 			"randwrite", "rw", "randrw" };

@@ -4,6 +4,7 @@
  * fio's sync and async engines, think time, rate, stonewall and fsync.
  */
 #include "sim.h"
+#include "outputs.h"
 
 static void finish_all(struct sim *s);
 /* wait_for: does a job of the named section still run or wait? */
@@ -49,14 +50,15 @@ static void release_stonewalled(struct sim *s)
 	}
 }
 
-static void job_result_io(struct sim_proc *p, const struct app_io *a, uint64_t now)
+static void job_result_io(struct sim *s, struct sim_proc *p, const struct app_io *a, uint64_t now)
 {
 	/* ramp_time: I/O that completes before the measured start does not count */
 	if (p->finished || now < p->start)
 		return;
-	p->res->io_bytes[a->dir] += a->bytes;
-	p->res->ios[a->dir]++;
-	hist_add(&p->res->lat[a->dir], now - a->start);
+	job_result_add(p->res, a->dir, a->bytes, a->start, now);
+	if (s->o->logs)
+		fio_log_io(s->o->logs, (size_t)(p->res - s->r->jobs), p->spec, now - p->start,
+			   now - a->start, a->dir, a->bytes);
 }
 
 void job_report_exit(struct sim *s, struct sim_proc *p)
@@ -153,7 +155,7 @@ int job_flush_done(struct sim *s, struct sim_rq *rq)
 static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 {
 
-	job_result_io(p, a, s->now);
+	job_result_io(s, p, a, s->now);
 	a->busy = false;
 	p->inflight--;
 	if (p->finished)
@@ -305,6 +307,8 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	a = &p->app[slot];
 	*a = (struct app_io){ true, dir, s->now, len, 0 };
 	p->inflight++;
+	if (s->now >= p->start)
+		job_result_depth(p->res, p->inflight);
 	p->state = S_IO;
 	if (!p->spec->direct) {
 		int rc;

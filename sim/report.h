@@ -1,4 +1,4 @@
-/* report.h - side-by-side table, fio-shaped JSON and CSV of sim results. */
+/* report.h - side-by-side table, fio's JSON and CSV of sim results. */
 #ifndef SIM_REPORT_H
 #define SIM_REPORT_H
 
@@ -10,9 +10,11 @@ struct report_ctx {
 	const struct workload *w;
 	const struct sim_result *res;
 	size_t nres;
+	const char *options_file;	/* the job file whose options JSON lists, or NULL */
 };
 
 void report_table(FILE *f, const struct report_ctx *c);
+/* fio's JSON (fio-json.c) */
 void report_json(FILE *f, const struct report_ctx *c);
 void report_csv(FILE *f, const struct report_ctx *c);
 /* Application bandwidth of one job and direction, bytes per second. */

@@ -1,0 +1,199 @@
+#!/bin/sh
+# What antic-sim writes for fio's and blktrace's tools, read by those tools:
+# - fio's JSON (one scheduler, several, json+) has every field of fio 3.33's
+#   own output (tests/fio-json-check.py against tests/fio-json/fio-3.33.json),
+#   and fio's fio_jsonplus_clat2csv turns the json+ into CSV and validates it,
+#   its last cumulative count the JSON's N;
+# - write_lat_log, write_bw_log, write_iops_log (log_avg_msec too) make fio's
+#   files, with one line per I/O (or window), fio2gnuplot's average of a
+#   bandwidth log is the JSON's bw_mean within a window's rounding, and
+#   fio_generate_plots draws them;
+# - --write-blktrace: blkparse reads the files and counts as many Q, D, C as
+#   the JSON's block requests; btt's D2C count and maximum match the JSON;
+#   iowatcher draws them; antic-sim replays them (the round trip) with the
+#   same requests.
+# A tool that is not installed is a failure, not a skip: setup installs fio,
+# blktrace, gnuplot and iowatcher.
+# Usage: tests/sim-outputs.sh [BINARY]
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+bin=$top/${1:-build/antic-sim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+export SOURCE_DATE_EPOCH=0
+check=tests/fio-json-check.py
+ref=tests/fio-json/fio-3.33.json
+job=examples/compile-vs-write.fio
+for t in fio_jsonplus_clat2csv fio2gnuplot fio_generate_plots gnuplot blkparse btt iowatcher; do
+	command -v $t > /dev/null || ko "$t is installed"
+done
+
+# fio's JSON
+if "$bin" --quiet --scheduler anticipatory --output-format json $job > $tmp/one.json &&
+	"$bin" --quiet --output-format json $job > $tmp/all.json &&
+	"$bin" --quiet --scheduler deadline --output-format json+ $job > $tmp/plus.json &&
+	"$bin" replay --quiet --scheduler noop --output-format json tests/traces/hddsim0-untar.blktrace.0 > $tmp/replay.json &&
+	python3 $check $ref $tmp/one.json $tmp/all.json $tmp/plus.json $tmp/replay.json; then
+	ok "fio's JSON: one scheduler, three, json+ and a replay have fio's fields"
+else
+	ko "fio's JSON: one scheduler, three, json+ and a replay have fio's fields"
+fi
+# fio's own reader of json+: each job's CSV, validated, its last row's cumulative count N
+if (cd $tmp && fio_jsonplus_clat2csv plus.json plus.csv > /dev/null &&
+	fio_jsonplus_clat2csv plus.json plus.csv --validate > validate.out) &&
+	python3 - $tmp/plus.json $tmp <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for i, j in enumerate(doc["jobs"]):
+    rows = [l.split(", ") for l in open("%s/plus_job%d.csv" % (sys.argv[2], i)).read().splitlines()]
+    col = rows[0].index("read_clat_ns_cumulative") if j["read"]["total_ios"] else rows[0].index("write_clat_ns_cumulative")
+    n = j["read"]["clat_ns"]["N"] or j["write"]["clat_ns"]["N"]
+    last = max(int(r[col]) for r in rows[1:] if r[col].strip())
+    print("fio_jsonplus_clat2csv: job %d (%s): %d rows, cumulative %d of N %d" % (i, j["jobname"], len(rows) - 1, last, n))
+    assert last == n
+PY
+then
+	grep -c validated $tmp/validate.out | grep -qx 2 && ok "fio_jsonplus_clat2csv reads and validates json+" ||
+		ko "fio_jsonplus_clat2csv validates both jobs"
+else
+	ko "fio_jsonplus_clat2csv reads and validates json+"
+fi
+
+# fio's logs
+mkdir $tmp/logs
+cat > $tmp/logs/l.fio <<'FIO'
+[global]
+ioengine=psync
+direct=1
+bs=64k
+size=64m
+write_lat_log=L
+write_bw_log=B
+write_iops_log=I
+[r]
+rw=randread
+[w]
+rw=write
+log_avg_msec=500
+FIO
+if (cd $tmp/logs && "$bin" --quiet --scheduler deadline --output-format json l.fio > l.json) &&
+	(cd $tmp/logs && "$bin" --quiet --scheduler noop,deadline l.fio > /dev/null) &&
+	python3 - $tmp/logs <<'PY'
+import json, os, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/l.json"))
+names = sorted(f for f in os.listdir(d) if f.endswith(".log"))
+want = sorted("%s%s_%s.%d.log" % (p, s, t, n) for p, ts in (("L", ("lat", "clat", "slat")), ("B", ("bw",)), ("I", ("iops",)))
+              for t in ts for n in (1, 2) for s in ("", "-noop", "-deadline"))
+assert names == want, (names, want)
+rd = [l.split(", ") for l in open(d + "/L_lat.1.log")]
+assert len(rd) == doc["jobs"][0]["read"]["total_ios"], len(rd)
+assert all(len(r) == 5 and r[2] == "0" and r[3] == "65536" for r in rd)
+lat = sorted(int(r[1]) for r in rd)
+c = doc["jobs"][0]["read"]["clat_ns"]
+assert lat[0] == c["min"] and lat[-1] == c["max"], (lat[0], lat[-1], c)
+wr = [l.split(", ") for l in open(d + "/I_iops.2.log")]
+# each 500 ms window's IOPS is twice its I/Os: they sum to the JSON's total
+assert sum(int(r[1]) for r in wr) == 2 * doc["jobs"][1]["write"]["total_ios"], (len(wr), doc["jobs"][1]["write"])
+print("logs: %d files; L_lat.1.log %d lines (total_ios %d), min/max %d/%d ns as the JSON's; I_iops.2.log %d windows"
+      % (len(names), len(rd), c["N"], lat[0], lat[-1], len(wr)))
+PY
+then
+	ok "fio's log files, named and lined as fio's, with the JSON's figures"
+else
+	ko "fio's log files, named and lined as fio's, with the JSON's figures"
+fi
+# fio2gnuplot's own average of the writer's bandwidth log against the JSON's bw_mean
+if (cd $tmp/logs && mkdir g && fio2gnuplot -p 'B_bw.2.log' -g -k -d g -t sim > g.out 2>&1) &&
+	python3 - $tmp/logs <<'PY'
+import json, sys
+d = sys.argv[1]
+g = dict(l.strip().split("=") for l in open(d + "/g/B_bw.2.global"))
+w = json.load(open(d + "/l.json"))["jobs"][1]["write"]
+print("fio2gnuplot: B_bw.2.log avg %s KiB/s over %s samples; the JSON's io_kbytes %d over them %.2f, bw %d KiB/s"
+      % (g["avg"], g["values_count"], w["io_kbytes"], w["io_kbytes"] / (0.5 * int(g["values_count"])), w["bw"]))
+# each window's KiB/s is its KiB over 0.5 s (floored): their mean is the job's KiB over the windows
+want = w["io_kbytes"] / (0.5 * int(g["values_count"]))
+assert abs(float(g["avg"]) - want) <= 1, (g, want)
+PY
+then
+	ok "fio2gnuplot reads the bandwidth log, its average the JSON's"
+else
+	cat $tmp/logs/g.out 2>/dev/null | tail -5; ko "fio2gnuplot reads the bandwidth log, its average the JSON's"
+fi
+if (cd $tmp/logs && mkdir p && cp L_*.1.log B_bw.1.log I_iops.1.log p/ && cd p &&
+	fio_generate_plots sim > out 2>&1 && for t in lat clat bw iops; do grep -q "<path" sim-$t.svg || exit 1; done); then
+	ok "fio_generate_plots draws the lat, clat, bw and iops logs"
+else
+	ko "fio_generate_plots draws the lat, clat, bw and iops logs"
+fi
+
+# blktrace
+mkdir $tmp/bt
+if "$bin" --quiet --scheduler anticipatory,deadline --write-blktrace $tmp/bt --output-format json $job > $tmp/bt.json &&
+	blkparse -D $tmp/bt -i anticipatory -d $tmp/bt/as.bin -o $tmp/bt/as.txt > /dev/null 2>&1 &&
+	btt -i $tmp/bt/as.bin -o $tmp/bt/btt > /dev/null 2>&1 &&
+	python3 - $tmp/bt.json $tmp/bt <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))["schedulers"]["anticipatory"]
+br = doc["antic"]["block_requests"]
+n = {}
+for l in open(sys.argv[2] + "/as.txt"):
+    f = l.split()
+    if len(f) > 6 and f[0] == "8,0" and f[5] in "QGIDC" and len(f[5]) == 1:
+        n[(f[5], "W" in f[6])] = n.get((f[5], "W" in f[6]), 0) + 1
+print("blkparse: Q %d+%d D %d+%d C %d+%d (reads+writes); the JSON: reads %d writes %d completed"
+      % (n.get(("Q", 0), 0), n.get(("Q", 1), 0), n.get(("D", 0), 0), n.get(("D", 1), 0),
+         n.get(("C", 0), 0), n.get(("C", 1), 0), br["reads"], br["writes"]))
+assert n.get(("C", 0), 0) == br["reads"] and n.get(("C", 1), 0) == br["writes"]
+assert n[("Q", 0)] >= n[("D", 0)] >= n[("C", 0)] and n[("Q", 1)] >= n[("D", 1)] >= n[("C", 1)]
+avg = open(sys.argv[2] + "/btt.avg").read().splitlines()
+row = {l.split()[0]: l.split() for l in avg if l.split() and l.split()[0] in ("Q2D", "D2C", "Q2C", "I2D")}
+print("btt: " + "; ".join("%s avg %s s max %s N %s" % (k, r[2], r[3], r[4]) for k, r in sorted(row.items())))
+d2c = row["D2C"]
+assert int(d2c[4]) == br["reads"] + br["writes"]
+# the slowest completion is the slowest request: no application I/O is quicker than its request
+assert float(d2c[1]) > 0 and float(d2c[3]) <= max(j[d]["clat_ns"]["max"] for j in doc["jobs"] for d in ("read", "write")) / 1e9 + 1e-9
+# D2C is the drive's time: its mean times N is the disk's busy time at depth 1 (one at a time)
+busy = doc["antic"]["disk"]["busy_ns"] / 1e9
+assert abs(float(d2c[2]) * int(d2c[4]) - busy) <= 0.02 * busy, (d2c, busy)
+PY
+then
+	ok "blkparse and btt read --write-blktrace's files, counts and D2C as the JSON's"
+else
+	ko "blkparse and btt read --write-blktrace's files, counts and D2C as the JSON's"
+fi
+if (cd $tmp/bt && iowatcher -t as.bin -o as.svg > iow.out 2>&1 && grep -q "<svg" as.svg); then
+	ok "iowatcher draws the run"
+else
+	ko "iowatcher draws the run"
+fi
+# the round trip: antic-sim replays what it wrote, the same requests by the same processes
+if "$bin" replay --scheduler anticipatory --output-format json $tmp/bt/anticipatory > $tmp/rt.json 2> $tmp/rt.err &&
+	python3 - $tmp/bt/as.txt $tmp/rt.json $tmp/rt.err <<'PY'
+import json, re, sys
+q = {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) > 6 and f[0] == "8,0" and f[5] == "Q":
+        q["W" in f[6]] = q.get("W" in f[6], 0) + 1
+rt = json.load(open(sys.argv[2]))
+m = re.search(r"(\d+) requests \((\d+) reads .*?, (\d+) writes", open(sys.argv[3]).read())
+names = sorted(j["jobname"].split("[")[0] for j in rt["jobs"])
+print("round trip: the replay reads %s requests (%s reads, %s writes), blkparse counted Q %d+%d; processes %s"
+      % (m.group(1), m.group(2), m.group(3), q[False], q[True], names))
+assert (int(m.group(2)), int(m.group(3))) == (q[False], q[True])
+# the writer's buffered writes go out through the flusher
+assert names == ["compile", "kworker/flush"], names
+PY
+then
+	ok "antic-sim replays its own blktrace output"
+else
+	cat $tmp/rt.err | head -3; ko "antic-sim replays its own blktrace output"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
