@@ -136,7 +136,7 @@ fi
 mkdir $tmp/bt
 if "$bin" --quiet --scheduler anticipatory,deadline --write-blktrace $tmp/bt --output-format json $job > $tmp/bt.json &&
 	blkparse -D $tmp/bt -i anticipatory -d $tmp/bt/as.bin -o $tmp/bt/as.txt > /dev/null 2>&1 &&
-	btt -i $tmp/bt/as.bin -o $tmp/bt/btt > /dev/null 2>&1 &&
+	(cd $tmp/bt && btt -i as.bin -o btt > /dev/null 2>&1) &&
 	python3 - $tmp/bt.json $tmp/bt <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))["schedulers"]["anticipatory"]
