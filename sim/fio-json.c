@@ -137,14 +137,40 @@ static double rate_dev(const struct rate_stat *r)
 	return root;
 }
 
+/* "percentile" (the job's percentile_list, else fio's default) and json+'s "bins" */
+static void percentiles(struct jw *w, const struct job_result *j, const struct hist *h, bool plus)
+{
+	const double *list = j->spec && j->spec->npct ? j->spec->pct : pct_list;
+	size_t q, n = j->spec && j->spec->npct ? j->spec->npct : sizeof(pct_list) / sizeof(pct_list[0]);
+	char key[32];
+	unsigned b;
+
+	if (!h->n)
+		return;
+	jopen(w, "percentile", '{');
+	for (q = 0; q < n; q++) {
+		snprintf(key, sizeof(key), "%f", list[q]);
+		jint(w, key, hist_percentile(h, list[q] / 100));
+	}
+	jclose(w, '}');
+	if (!plus)
+		return;
+	/* json+: each bucket's count at the latency it stands for */
+	jopen(w, "bins", '{');
+	for (b = 0; b < HIST_BUCKETS; b++)
+		if (h->b[b]) {
+			snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_bucket_value(b));
+			jint(w, key, h->b[b]);
+		}
+	jclose(w, '}');
+}
+
 static void dir_obj(struct jw *w, const char *name, const struct job_result *j, int dir,
 		    double agg_kib, bool plus)
 {
 	static const struct job_result none;
 	const struct hist *h;
 	double bw;
-	char key[32];
-	size_t q;
 
 	if (dir < 0)
 		j = &none, dir = 0;
@@ -163,31 +189,14 @@ static void dir_obj(struct jw *w, const char *name, const struct job_result *j, 
 	zero_lat(w, "slat_ns");
 	jopen(w, "clat_ns", '{');
 	lat_stats(w, h);
-	if (h->n) {
-		jopen(w, "percentile", '{');
-		for (q = 0; q < sizeof(pct_list) / sizeof(pct_list[0]); q++) {
-			snprintf(key, sizeof(key), "%f", pct_list[q]);
-			jint(w, key, hist_percentile(h, pct_list[q] / 100));
-		}
-		jclose(w, '}');
-	}
-	if (plus && h->n) {
-		unsigned b;
-
-		/* json+: each bucket's count at the latency it stands for */
-		jopen(w, "bins", '{');
-		for (b = 0; b < HIST_BUCKETS; b++)
-			if (h->b[b]) {
-				snprintf(key, sizeof(key), "%llu",
-					 (unsigned long long)hist_bucket_value(b));
-				jint(w, key, h->b[b]);
-			}
-		jclose(w, '}');
-	}
+	if (!(j->spec && j->spec->clat_pct_off))
+		percentiles(w, j, h, plus);
 	jclose(w, '}');
 	/* no submission latency: issue to completion is all of it */
 	jopen(w, "lat_ns", '{');
 	lat_stats(w, h);
+	if (j->spec && j->spec->lat_pct)
+		percentiles(w, j, h, plus);
 	jclose(w, '}');
 	jint(w, "bw_min", j->bw[dir].n ? j->bw[dir].min : 0);
 	jint(w, "bw_max", j->bw[dir].max);

@@ -11,6 +11,8 @@
  * per direction and window of M ms: the mean latency of the I/Os
  * completed in it (windows without any: no line), KiB/s and IOPS over
  * the window, block size 0. Samples are kept in memory until the run ends.
+ * Also fio's options for which percentiles the JSON reports
+ * (percentile_list, clat_percentiles, lat_percentiles: fio-json.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "outputs.h"
@@ -47,6 +49,40 @@ static int set_log(const char *v, bool *on, char *name, size_t size)
 	return 0;
 }
 
+/*
+ * fio's percentile_list: up to 20 percentages above 0 and at most 100,
+ * separated by ':' (fio also takes ','), kept in ascending order as fio
+ * reports them.
+ */
+static int percentile_list(struct job_spec *j, const char *v)
+{
+	char buf[512], *tok, *save = NULL;
+	unsigned n = 0, a, b;
+
+	if (strlen(v) >= sizeof(buf))
+		return -1;
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ":,", &save); tok; tok = strtok_r(NULL, ":,", &save)) {
+		char *end;
+		double p = strtod(tok, &end);
+
+		if (end == tok || *end || !(p > 0 && p <= 100) || n == 20)
+			return -1;
+		j->pct[n++] = p;
+	}
+	if (!n)
+		return -1;
+	for (a = 1; a < n; a++)
+		for (b = a; b > 0 && j->pct[b - 1] > j->pct[b]; b--) {
+			double t = j->pct[b];
+
+			j->pct[b] = j->pct[b - 1];
+			j->pct[b - 1] = t;
+		}
+	j->npct = n;
+	return 0;
+}
+
 int fio_log_option(struct job_spec *j, const char *k, const char *v)
 {
 	if (!strcmp(k, "write_lat_log"))
@@ -57,6 +93,21 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 		return set_log(v, &j->iops_log, j->iops_log_name, sizeof(j->iops_log_name));
 	if (!strcmp(k, "log_avg_msec"))
 		return parse_uint(v, 86400000, &j->log_avg_msec) ? -1 : 0;
+	if (!strcmp(k, "percentile_list"))
+		return percentile_list(j, v);
+	if (!strcmp(k, "clat_percentiles") || !strcmp(k, "lat_percentiles")) {
+		bool on;
+
+		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
+			on = strcmp(v, "0") != 0;
+		else
+			return -1;
+		if (k[0] == 'c')
+			j->clat_pct_off = !on;
+		else
+			j->lat_pct = on;
+		return 0;
+	}
 	return 1;
 }
 

@@ -77,6 +77,13 @@ struct job_spec {
 	bool lat_log, bw_log, iops_log;
 	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
 	uint64_t log_avg_msec;
+	/*
+	 * fio's percentile_list (ascending; none given: fio's default 17),
+	 * clat_percentiles (default on) and lat_percentiles (default off)
+	 */
+	unsigned npct;
+	double pct[20];
+	bool clat_pct_off, lat_pct;
 };
 
 struct sim_settings {
@@ -127,7 +134,10 @@ int settings_apply(struct sim_settings *s, const char *name, const char *value,
 
 /* jobopts.c: one job option; 0, 1 for an unknown name, -1 for a bad value */
 int job_option(struct job_spec *j, const char *k, const char *v);
-/* fio-log.c: write_lat_log, write_bw_log, write_iops_log, log_avg_msec; the same returns */
+/*
+ * fio-log.c: write_lat_log, write_bw_log, write_iops_log, log_avg_msec,
+ * percentile_list, clat_percentiles, lat_percentiles; the same returns
+ */
 int fio_log_option(struct job_spec *j, const char *k, const char *v);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);

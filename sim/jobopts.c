@@ -132,7 +132,6 @@ static bool is_reporting(const char *k)
 		"name", "description", "group_reporting", "thread",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
 		"disable_bw", "write_hist_log", "log_hist_msec", "per_job_logs",
-		"percentile_list", "clat_percentiles", "lat_percentiles",
 		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
 		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
 		"create_serialize", "fallocate", "unlink", "overwrite",

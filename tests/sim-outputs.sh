@@ -42,6 +42,25 @@ if "$bin" --quiet --scheduler anticipatory --output-format json $job > $tmp/one.
 else
 	ko "fio's JSON: one scheduler, three, json+ and a replay have fio's fields"
 fi
+# percentile_list, lat_percentiles, clat_percentiles: the percentiles fio's own run of the options lists
+pct_case() {
+	printf '[x]\nrw=randread\nsize=1m\n%s\n' "$1" | tr ' ' '\n' > $tmp/pct.fio
+	"$bin" --quiet --scheduler noop --output-format json $tmp/pct.fio > $tmp/pct.json &&
+		fio --ioengine=null --output-format=json $tmp/pct.fio > $tmp/pct-fio.json 2>/dev/null &&
+		python3 - $tmp/pct.json $tmp/pct-fio.json "$1" <<'PY'
+import json, sys
+keys = lambda f: [(k, list(json.load(open(f))["jobs"][0]["read"][k].get("percentile", {}))) for k in ("clat_ns", "lat_ns")]
+ours, fio = keys(sys.argv[1]), keys(sys.argv[2])
+print("%s: antic-sim %s, fio %s" % (sys.argv[3], ours, fio))
+assert ours == fio
+PY
+}
+if pct_case "percentile_list=99.5:50:90 lat_percentiles=1" && pct_case "clat_percentiles=0" &&
+	pct_case "percentile_list=1:99.99"; then
+	ok "percentile options give fio's percentiles"
+else
+	ko "percentile options give fio's percentiles"
+fi
 # fio's own reader of json+: each job's CSV, validated, its last row's cumulative count N
 if (cd $tmp && fio_jsonplus_clat2csv plus.json plus.csv > /dev/null &&
 	fio_jsonplus_clat2csv plus.json plus.csv --validate > validate.out) &&
