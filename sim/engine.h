@@ -31,6 +31,7 @@ struct job_result {
 	uint64_t ios[2];
 	uint64_t runtime;	/* ns */
 	struct hist lat[2];	/* completion latency of each application I/O */
+	struct hist sync;	/* fsync latency: fsync=N's and end_fsync's, as fio's "sync" */
 	struct rate_stat bw[2];	/* KiB/s per window */
 	struct rate_stat iops[2];	/* I/Os per second per window */
 	uint64_t win_end;	/* ns: the end of the window under way; 0 before the first I/O */

@@ -9,7 +9,7 @@
  * Fields the simulator has nothing to put in hold fio's zero, as fio's own
  * report holds for what it did not measure: slat_ns (no submission
  * latency is modelled, so lat_ns equals clat_ns, N 0 as for fio's sync
- * engines), trim, sync (fsync latencies are not recorded), usr_cpu,
+ * engines), trim, usr_cpu,
  * sys_cpu, ctx, majf, minf (no CPU is modelled), merges. "timestamp" is
  * the time of writing, or $SOURCE_DATE_EPOCH when set (reproducible output).
  */
@@ -371,8 +371,12 @@ static void job_obj(struct jw *w, const struct sim_result *r, const struct job_r
 	dir_obj(w, "write", j, 1, agg[1], plus);
 	dir_obj(w, "trim", j, -1, 0, plus);
 	jopen(w, "sync", '{');
-	jint(w, "total_ios", 0);
-	zero_lat(w, "lat_ns");
+	jint(w, "total_ios", j->sync.n);
+	jopen(w, "lat_ns", '{');
+	lat_stats(w, &j->sync);
+	if (j->sync.n)
+		percentiles(w, j, &j->sync, false);
+	jclose(w, '}');
 	jclose(w, '}');
 	jint(w, "job_runtime", j->runtime / 1000000);
 	jdbl(w, "usr_cpu", 0);

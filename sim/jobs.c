@@ -99,12 +99,15 @@ static void finish_all(struct sim *s)
 
 static int issue_next(struct sim *s, struct sim_proc *p);
 
-static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
+/* @timed: an fsync call fio would time (fsync=N, end_fsync), not an O_SYNC write's */
+static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi, bool timed)
 {
 	struct sim_file *f = &s->files[fi];
 	uint64_t cur = 0;
 	int n;
 
+	p->fsync_timed = timed;
+	p->fsync_t0 = s->now;
 	p->state = S_FSYNC;
 	p->fsync_file = fi;
 	p->fsync_pending = 0;
@@ -126,8 +129,12 @@ static int fsync_advance(struct sim *s, struct sim_proc *p)
 {
 	if (p->fsync_pending || s->files[p->fsync_file].wb_inflight)
 		return 0;
-	if (!s->disk.p.write_cache || p->fsync_flush == FL_DONE)
+	if (!s->disk.p.write_cache || p->fsync_flush == FL_DONE) {
+		if (p->fsync_timed && p->fsync_t0 >= p->start && !p->finished)
+			hist_add(&p->res->sync, s->now - p->fsync_t0);
+		p->fsync_timed = false;
 		return 1;
+	}
 	if (p->fsync_flush == FL_NONE) {
 		p->fsync_flush = FL_SENT;
 		if (drive_flush(s, &p->ap, p->fsync_file, p->fsync_gen))
@@ -167,7 +174,7 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 
 		/* direct I/O has no dirty pages, but a write cache to flush */
 		p->since_fsync = 0;
-		if (start_fsync(s, p, p->file0 + p->cur) < 0)
+		if (start_fsync(s, p, p->file0 + p->cur, true) < 0)
 			return -1;
 		rc = fsync_advance(s, p);
 		if (rc <= 0)
@@ -278,7 +285,7 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 		p->wait_app = slot;
 		int rc;
 
-		if (start_fsync(s, p, fi) < 0)
+		if (start_fsync(s, p, fi, false) < 0)
 			return -1;
 		rc = fsync_advance(s, p);
 		if (rc > 0)
@@ -348,7 +355,7 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 				return 0;	/* the rest completes first */
 			if (p->spec->end_fsync && !p->fsync_then_finish) {
 				p->fsync_then_finish = true;
-				if (start_fsync(s, p, p->file0 + p->cur) < 0)
+				if (start_fsync(s, p, p->file0 + p->cur, true) < 0)
 					return -1;
 				rc = fsync_advance(s, p);
 				if (rc <= 0)

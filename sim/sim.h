@@ -97,6 +97,8 @@ struct sim_proc {
 	int fsync_flush;	/* FL_*: the FLUSH that ends an fsync */
 	unsigned fsync_gen;	/* which fsync: a FLUSH of an earlier one does not end it */
 	bool fsync_then_finish;
+	bool fsync_timed;	/* an fsync fio times (fsync=, end_fsync=; not O_SYNC's), since fsync_t0 */
+	uint64_t fsync_t0;
 	/* read-ahead state, in pages of the current file */
 	int64_t ra_start;
 	uint64_t ra_size, ra_async, ra_last;

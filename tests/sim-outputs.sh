@@ -61,6 +61,20 @@ if pct_case "percentile_list=99.5:50:90 lat_percentiles=1" && pct_case "clat_per
 else
 	ko "percentile options give fio's percentiles"
 fi
+# fsync=4 over 16 writes and end_fsync: five fsyncs timed in "sync", each at least the drive's FLUSH
+printf '[s]\nrw=write\nbs=4k\nsize=64k\nfsync=4\nend_fsync=1\n' > $tmp/fs.fio
+if "$bin" --quiet --scheduler noop --output-format json $tmp/fs.fio > $tmp/fs.json &&
+	python3 - $tmp/fs.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["jobs"][0]["sync"]
+print("sync: total_ios %d, lat_ns min %d mean %.0f max %d" % (s["total_ios"], s["lat_ns"]["min"], s["lat_ns"]["mean"], s["lat_ns"]["max"]))
+assert s["total_ios"] == 5 and s["lat_ns"]["N"] == 5 and s["lat_ns"]["min"] > 0 and len(s["lat_ns"]["percentile"]) == 17
+PY
+then
+	ok "fsyncs timed in the JSON's sync"
+else
+	ko "fsyncs timed in the JSON's sync"
+fi
 # fio's own reader of json+: each job's CSV, validated, its last row's cumulative count N
 if (cd $tmp && fio_jsonplus_clat2csv plus.json plus.csv > /dev/null &&
 	fio_jsonplus_clat2csv plus.json plus.csv --validate > validate.out) &&
