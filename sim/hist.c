@@ -27,21 +27,13 @@ static uint64_t bucket_mid(unsigned i)
 
 void hist_add(struct hist *h, uint64_t v)
 {
-	double d;
-
-	if (!h->n) {
+	if (!h->n || v < h->min)
 		h->min = v;
-		h->first = v;
-	} else if (v < h->min) {
-		h->min = v;
-	}
-	d = (double)v - (double)h->first;
-	h->dsum += d;
-	h->dsq += d * d;
 	if (v > h->max)
 		h->max = v;
 	h->n++;
 	h->sum += v;
+	h->sq += (unsigned __int128)v * v;
 	h->b[bucket_of(v)]++;
 }
 
@@ -74,7 +66,7 @@ uint64_t hist_mean(const struct hist *h)
 
 double hist_mean_f(const struct hist *h)
 {
-	return h->n ? (double)h->first + h->dsum / (double)h->n : 0;
+	return h->n ? (double)h->sum / (double)h->n : 0;
 }
 
 /* sqrt without libm (antic-sim links none): Newton's method from above */
@@ -94,11 +86,12 @@ static double root(double x)
 
 double hist_stddev(const struct hist *h)
 {
-	double n = (double)h->n, var;
+	long double n = (long double)h->n, s = (long double)h->sum;
+	double var;
 
 	if (h->n < 2)
 		return 0;
-	var = (h->dsq - h->dsum * h->dsum / n) / (n - 1);
+	var = (double)(((long double)h->sq - s * s / n) / (n - 1));
 	return var > 0 ? root(var) : 0;
 }
 

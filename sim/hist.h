@@ -11,9 +11,7 @@
 
 struct hist {
 	uint64_t n, sum, min, max;
-	/* the samples less the first (for a stable variance): their sum and sum of squares */
-	uint64_t first;
-	double dsum, dsq;
+	unsigned __int128 sq;	/* the sum of squares, exact (for the standard deviation) */
 	uint32_t b[HIST_BUCKETS];
 };
 

@@ -17,13 +17,15 @@ static void rate_sample(struct rate_stat *r, uint64_t v)
 	r->sq += (double)v * (double)v;
 }
 
-void job_result_add(struct job_result *j, int dir, uint64_t bytes, uint64_t issued, uint64_t now)
+void job_result_windows(struct job_result *j, uint64_t issued, uint64_t now)
 {
 	int d;
 
-	if (!j->win_end)
+	if (!j->win_end) {
 		j->win_end = issued + JOB_STAT_WINDOW;
-	/* the windows that ended before this completion, each a sample */
+		if (now < j->win_end)
+			return;
+	}
 	while (now >= j->win_end) {
 		for (d = 0; d < 2; d++) {
 			/* a direction the job has not done yet has no samples (fio's 0s) */
@@ -35,11 +37,6 @@ void job_result_add(struct job_result *j, int dir, uint64_t bytes, uint64_t issu
 		}
 		j->win_end += JOB_STAT_WINDOW;
 	}
-	j->win_bytes[dir] += bytes;
-	j->win_ios[dir]++;
-	j->io_bytes[dir] += bytes;
-	j->ios[dir]++;
-	hist_add(&j->lat[dir], now - issued);
 }
 
 void job_result_depth(struct job_result *j, unsigned depth)

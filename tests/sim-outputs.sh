@@ -95,6 +95,21 @@ then
 else
 	ko "fio_jsonplus_clat2csv reads and validates json+"
 fi
+# each scheduler's document of a three-scheduler json+, on its own, to the same tool
+if "$bin" --quiet --output-format json+ $job > $tmp/all-plus.json &&
+	python3 - $tmp/all-plus.json $tmp <<'PY' &&
+import json, sys
+for s, d in json.load(open(sys.argv[1]))["schedulers"].items():
+    json.dump(d, open("%s/sched-%s.json" % (sys.argv[2], s), "w"))
+PY
+	(cd $tmp && for s in noop deadline anticipatory; do
+		fio_jsonplus_clat2csv sched-$s.json sched-$s.csv > /dev/null &&
+		fio_jsonplus_clat2csv sched-$s.json sched-$s.csv --validate | grep -c validated | grep -qx 2 || exit 1
+	done); then
+	ok "fio_jsonplus_clat2csv validates each scheduler's document"
+else
+	ko "fio_jsonplus_clat2csv validates each scheduler's document"
+fi
 
 # fio's logs
 mkdir $tmp/logs
