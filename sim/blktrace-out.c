@@ -44,7 +44,7 @@ struct bt_writer *bt_open(const char *dir, const char *name, char *err, size_t e
 	snprintf(b->tmp, n + 32, "%s.tmp.%ld", b->path, (long)getpid());
 	b->f = fopen(b->tmp, "wb");
 	if (!b->f) {
-		snprintf(err, errlen, "--write-blktrace: %s: %s", b->tmp, strerror(errno));
+		snprintf(err, errlen, "--write-blktrace: %s: %s", b->path, strerror(errno));
 		goto fail;
 	}
 	return b;

@@ -281,7 +281,7 @@ int fio_logs_write(struct fio_logs *l, char *err, size_t errlen)
 			}
 			f = fopen(p[np].tmp, "w");
 			if (!f) {
-				snprintf(err, errlen, "fio logs: %s: %s", p[np].tmp, strerror(errno));
+				snprintf(err, errlen, "fio logs: %s: %s", p[np].path, strerror(errno));
 				goto out;
 			}
 			np++;

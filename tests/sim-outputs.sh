@@ -243,5 +243,16 @@ then
 else
 	cat $tmp/rt.err | head -3; ko "antic-sim replays its own blktrace output"
 fi
+# a directory that is not there: an error naming the file, exit 1, no file left anywhere
+mkdir $tmp/err && printf '[r]\nrw=read\nsize=1m\nwrite_lat_log=nodir/x\n' > $tmp/err/e.fio
+(cd $tmp/err && "$bin" --quiet --write-blktrace $tmp/err/none e.fio > out 2> err1; echo $? > rc1
+	"$bin" --quiet --write-blktrace . e.fio > out 2> err2; echo $? > rc2)
+if [ "$(cat $tmp/err/rc1)" = 1 ] && grep -q "none/noop.blktrace.0: No such file" $tmp/err/err1 &&
+	[ "$(cat $tmp/err/rc2)" = 1 ] && grep -q "nodir/x-noop_lat.1.log: No such file" $tmp/err/err2 &&
+	[ "$(ls $tmp/err)" = "$(printf 'e.fio\nerr1\nerr2\nout\nrc1\nrc2')" ]; then
+	ok "an output that cannot be written: the error names it, exit 1, nothing left"
+else
+	cat $tmp/err/err1 $tmp/err/err2; ls $tmp/err; ko "an output that cannot be written: the error names it, exit 1, nothing left"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
