@@ -9,9 +9,10 @@
  * Fields the simulator has nothing to put in hold fio's zero, as fio's own
  * report holds for what it did not measure: slat_ns (no submission
  * latency is modelled, so lat_ns equals clat_ns, N 0 as for fio's sync
- * engines), trim, usr_cpu,
- * sys_cpu, ctx, majf, minf (no CPU is modelled), merges. "timestamp" is
- * the time of writing, or $SOURCE_DATE_EPOCH when set (reproducible output).
+ * engines), trim, usr_cpu, sys_cpu, ctx, majf, minf (no CPU is
+ * modelled), merges, and a replayed process's iodepth_level (measured
+ * for jobs only). "timestamp" is the time of writing, or
+ * $SOURCE_DATE_EPOCH when set (reproducible output).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
@@ -388,9 +389,7 @@ static void job_obj(struct jw *w, const struct sim_result *r, const struct job_r
 		n += j->depth[i];
 	for (i = 0; i < 7; i++)
 		depth[i] = n ? 100.0 * (double)j->depth[i] / (double)n : 0;
-	/* a replayed process's depth is not kept: its I/Os one at a time, as submitted */
-	if (!n && j->ios[0] + j->ios[1])
-		depth[0] = 100;
+	/* a replayed process's depth is not measured: fio's zeros */
 	depth_obj(w, "iodepth_level", lvl, depth);
 	/* the simulator submits and reaps one I/O a call: fio's 1-4 bucket */
 	batch[1] = j->ios[0] + j->ios[1] ? 100 : 0;
