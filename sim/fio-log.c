@@ -2,8 +2,10 @@
  * fio-log.c - fio's log files, as fio 3.33 writes them and fio2gnuplot,
  * fio_generate_plots and fiologparser read them: PREFIX_lat.N.log (with
  * _clat, _slat), PREFIX_bw.N.log, PREFIX_iops.N.log, N the job's number
- * from 1, one line per sample "time, value, direction, block size, prio"
- * (time in ms from the job's start, direction 0 read 1 write, prio 0).
+ * from 1 (per_job_logs=0: PREFIX_lat.log, each job's lines after the
+ * previous job's), one line per sample "time, value, direction, block
+ * size, [offset,] prio" (time in ms from the job's start, direction 0
+ * read 1 write, offset with log_offset=1, prio 0).
  * Values: latency in ns (lat and clat alike, the simulator having no
  * submission latency: the slat log is empty, as fio's is for a sync
  * engine), bandwidth in KiB/s (one I/O's: bytes * 10^6 / its latency in
@@ -23,6 +25,7 @@
 
 struct log_rec {
 	uint64_t t, lat;	/* ns from the job's start; ns from issue */
+	uint64_t off;		/* bytes into its file */
 	uint32_t bytes;
 	uint8_t dir;
 };
@@ -93,6 +96,19 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 		return set_log(v, &j->iops_log, j->iops_log_name, sizeof(j->iops_log_name));
 	if (!strcmp(k, "log_avg_msec"))
 		return parse_uint(v, 86400000, &j->log_avg_msec) ? -1 : 0;
+	if (!strcmp(k, "log_offset") || !strcmp(k, "per_job_logs")) {
+		bool on;
+
+		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
+			on = strcmp(v, "0") != 0;
+		else
+			return -1;
+		if (k[0] == 'l')
+			j->log_offset = on;
+		else
+			j->shared_logs = !on;
+		return 0;
+	}
 	if (!strcmp(k, "percentile_list"))
 		return percentile_list(j, v);
 	if (!strcmp(k, "clat_percentiles") || !strcmp(k, "lat_percentiles")) {
@@ -131,7 +147,7 @@ struct fio_logs *fio_logs_new(const char *suffix)
 }
 
 void fio_log_io(struct fio_logs *l, size_t job, const struct job_spec *spec,
-		uint64_t t, uint64_t lat, int dir, uint64_t bytes)
+		uint64_t t, uint64_t lat, int dir, uint64_t bytes, uint64_t off)
 {
 	struct job_log *j;
 
@@ -161,7 +177,7 @@ void fio_log_io(struct fio_logs *l, size_t job, const struct job_spec *spec,
 		j->r = r;
 		j->cap = cap;
 	}
-	j->r[j->n++] = (struct log_rec){ t, lat, (uint32_t)bytes, (uint8_t)dir };
+	j->r[j->n++] = (struct log_rec){ t, lat, off, (uint32_t)bytes, (uint8_t)dir };
 }
 
 enum { L_LAT, L_CLAT, L_SLAT, L_BW, L_IOPS };
@@ -209,8 +225,8 @@ static void write_avg(FILE *f, int kind, const struct job_log *j, uint64_t msec)
 				v = sum[d] / cnt[d];
 			else
 				continue;	/* no latency to average */
-			fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)(end / 1000000),
-				(unsigned long long)v, d);
+			fprintf(f, "%llu, %llu, %d, 0, %s0\n", (unsigned long long)(end / 1000000),
+				(unsigned long long)v, d, j->spec->log_offset ? "0, " : "");
 		}
 	}
 }
@@ -225,9 +241,13 @@ static void write_log(FILE *f, int kind, const struct job_log *j)
 		write_avg(f, kind, j, j->spec->log_avg_msec);
 		return;
 	}
-	for (k = 0; k < j->n; k++)
-		fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)(j->r[k].t / 1000000),
+	for (k = 0; k < j->n; k++) {
+		fprintf(f, "%llu, %llu, %u, %u, ", (unsigned long long)(j->r[k].t / 1000000),
 			(unsigned long long)per_io_value(kind, &j->r[k]), j->r[k].dir, j->r[k].bytes);
+		if (j->spec->log_offset)
+			fprintf(f, "%llu, ", (unsigned long long)j->r[k].off);
+		fputs("0\n", f);
+	}
 }
 
 /* The files written so far (temporary names), renamed once all are whole. */
@@ -272,22 +292,27 @@ int fio_logs_write(struct fio_logs *l, char *err, size_t errlen)
 				}
 				p = n;
 			}
-			if (snprintf(p[np].path, sizeof(p[np].path), "%s%s_%s.%zu.log", pre,
-				     l->suffix, type[kind], i + 1) >= (int)sizeof(p[np].path) ||
+			if (snprintf(p[np].path, sizeof(p[np].path), "%s%s_%s%s%.0zu.log", pre,
+				     l->suffix, type[kind], j->spec->shared_logs ? "" : ".",
+				     j->spec->shared_logs ? (size_t)0 : i + 1) >= (int)sizeof(p[np].path) ||
 			    snprintf(p[np].tmp, sizeof(p[np].tmp), "%s.tmp.%ld", p[np].path,
 				     (long)getpid()) >= (int)sizeof(p[np].tmp)) {
 				snprintf(err, errlen, "fio logs: job %zu: the log's name is too long", i + 1);
 				goto out;
 			}
-			f = fopen(p[np].tmp, "w");
+			/* per_job_logs=0: a later job of the prefix goes on after the earlier */
+			for (k = 0; k < np && strcmp(p[k].path, p[np].path); k++)
+				;
+			f = fopen(p[k].tmp, k < np ? "a" : "w");
 			if (!f) {
 				snprintf(err, errlen, "fio logs: %s: %s", p[np].path, strerror(errno));
 				goto out;
 			}
-			np++;
+			if (k == np)
+				np++;
 			write_log(f, kind, j);
 			if (ferror(f) | fclose(f)) {
-				snprintf(err, errlen, "fio logs: %s: %s", p[np - 1].tmp, strerror(errno));
+				snprintf(err, errlen, "fio logs: %s: %s", p[k].path, strerror(errno));
 				goto out;
 			}
 		}

@@ -77,6 +77,8 @@ struct job_spec {
 	bool lat_log, bw_log, iops_log;
 	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
 	uint64_t log_avg_msec;
+	bool log_offset;	/* an offset column before prio */
+	bool shared_logs;	/* per_job_logs=0: PREFIX_lat.log, the jobs of a prefix in one file */
 	/*
 	 * fio's percentile_list (ascending; none given: fio's default 17),
 	 * clat_percentiles (default on) and lat_percentiles (default off)

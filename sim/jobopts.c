@@ -131,9 +131,9 @@ static bool is_reporting(const char *k)
 	static const char *const names[] = {
 		"name", "description", "group_reporting", "thread",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-		"disable_bw", "write_hist_log", "log_hist_msec", "per_job_logs",
+		"disable_bw", "write_hist_log", "log_hist_msec",
 		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
-		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
+		"log_compression", "log_unix_epoch", "invalidate",
 		"create_serialize", "fallocate", "unlink", "overwrite",
 		"threads", "log_prio", "new_group", "filename_format", "create_on_open",
 		"continue_on_error", "ratemin", "random_generator", "io_submit_mode",

@@ -58,7 +58,7 @@ static void job_result_io(struct sim *s, struct sim_proc *p, const struct app_io
 	job_result_add(p->res, a->dir, a->bytes, a->start, now);
 	if (s->o->logs)
 		fio_log_io(s->o->logs, (size_t)(p->res - s->r->jobs), p->spec, now - p->start,
-			   now - a->start, a->dir, a->bytes);
+			   now - a->start, a->dir, a->bytes, a->off);
 }
 
 void job_report_exit(struct sim *s, struct sim_proc *p)
@@ -312,7 +312,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	if (got <= 0)
 		return got < 0 ? -1 : 1;
 	a = &p->app[slot];
-	*a = (struct app_io){ true, dir, s->now, len, 0 };
+	*a = (struct app_io){ true, dir, s->now, len, 0, off };
 	p->inflight++;
 	if (s->now >= p->start)
 		job_result_depth(p->res, p->inflight);

@@ -51,6 +51,7 @@ struct app_io {
 	uint64_t start;
 	uint64_t bytes;
 	unsigned pieces;
+	uint64_t off;		/* in its file, bytes (fio's log_offset) */
 };
 
 /* A fio job process. ap first: a request's rq.proc leads back to it. */

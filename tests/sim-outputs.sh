@@ -155,6 +155,28 @@ then
 else
 	ko "fio's log files, named and lined as fio's, with the JSON's figures"
 fi
+# log_offset and per_job_logs=0: the files and columns fio's null engine writes for the same job
+mkdir $tmp/lo $tmp/lo-fio
+printf '[a]\nrw=randread\nsize=256k\nbs=64k\ndirect=1\nwrite_lat_log=L\nwrite_bw_log=B\nlog_offset=1\nper_job_logs=0\nnumjobs=2\n' > $tmp/lo/a.fio
+cp $tmp/lo/a.fio $tmp/lo-fio/
+if (cd $tmp/lo && "$bin" --quiet --scheduler noop a.fio > /dev/null) &&
+	(cd $tmp/lo-fio && fio --ioengine=null a.fio > /dev/null 2>&1) &&
+	python3 - $tmp/lo $tmp/lo-fio <<'PY'
+import os, sys
+def logs(d):
+    return {f: [l.split(", ") for l in open(os.path.join(d, f))] for f in sorted(os.listdir(d)) if f.endswith(".log")}
+ours, fio = logs(sys.argv[1]), logs(sys.argv[2])
+shape = lambda ls: {f: (len(r), sorted({len(x) for x in r})) for f, r in ls.items()}
+print("log_offset, per_job_logs=0: antic-sim %s; fio %s" % (shape(ours), shape(fio)))
+assert shape(ours) == shape(fio)
+offs = sorted(int(x[4]) for x in ours["L_lat.log"])
+assert offs == sorted(int(x[4]) for x in fio["L_lat.log"]), offs
+PY
+then
+	ok "log_offset and per_job_logs=0 write fio's files and columns"
+else
+	ko "log_offset and per_job_logs=0 write fio's files and columns"
+fi
 # fio2gnuplot's own average of the writer's bandwidth log against the JSON's bw_mean
 if (cd $tmp/logs && mkdir g && fio2gnuplot -p 'B_bw.2.log' -g -k -d g -t sim > g.out 2>&1) &&
 	python3 - $tmp/logs <<'PY'
