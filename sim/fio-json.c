@@ -353,7 +353,7 @@ static void opts_obj(struct jw *w, const char *k, const struct opts *os, const c
 }
 
 static void job_obj(struct jw *w, const struct sim_result *r, const struct job_result *j,
-		    const struct opts *os, const double *agg, bool plus)
+		    unsigned group, const struct opts *os, const double *agg, bool plus)
 {
 	static const char *const lvl[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sub[] = { "0", "4", "8", "16", "32", "64", ">=64" };
@@ -363,7 +363,7 @@ static void job_obj(struct jw *w, const struct sim_result *r, const struct job_r
 
 	jopen(w, NULL, '{');
 	jstring(w, "jobname", j->spec ? j->spec->name : j->name);
-	jint(w, "groupid", 0);
+	jint(w, "groupid", group);
 	jint(w, "error", 0);
 	jint(w, "eta", 0);
 	jint(w, "elapsed", (r->sim_time + 999999999ULL) / 1000000000ULL);
@@ -403,6 +403,14 @@ static void job_obj(struct jw *w, const struct sim_result *r, const struct job_r
 	jclose(w, '}');
 }
 
+/* fio's groups: a job with stonewall starts the next (its clones stay in it) */
+static bool group_starts(const struct sim_result *r, size_t i)
+{
+	const struct job_spec *sp = r->jobs[i].spec;
+
+	return i && sp && sp->stonewall && sp != r->jobs[i - 1].spec;
+}
+
 static void fio_doc(struct jw *w, const char *key, const struct report_ctx *c,
 		    const struct sim_result *r, const struct opts *os, bool plus)
 {
@@ -412,6 +420,7 @@ static void fio_doc(struct jw *w, const char *key, const struct report_ctx *c,
 	struct tm tm;
 	char when[64];
 	double agg[2] = { 0, 0 };
+	unsigned g = 0;
 	size_t i, n;
 
 	gmtime_r(&now, &tm);
@@ -422,13 +431,22 @@ static void fio_doc(struct jw *w, const char *key, const struct report_ctx *c,
 	jint(w, "timestamp_ms", (uint64_t)now * 1000);
 	jstring(w, "time", when);
 	opts_obj(w, "global options", os, "global", false);
-	for (i = 0; i < r->nr_jobs; i++) {
-		agg[0] += r->jobs[i].bw[0].n ? r->jobs[i].bw[0].sum / (double)r->jobs[i].bw[0].n : 0;
-		agg[1] += r->jobs[i].bw[1].n ? r->jobs[i].bw[1].sum / (double)r->jobs[i].bw[1].n : 0;
-	}
 	jopen(w, "jobs", '[');
-	for (i = 0; i < r->nr_jobs; i++)
-		job_obj(w, r, &r->jobs[i], os, agg, plus);
+	for (i = 0; i < r->nr_jobs; i++) {
+		if (i && group_starts(r, i))
+			g++;
+		/* bw_agg: a job's share of its group's bandwidth */
+		if (!i || group_starts(r, i)) {
+			size_t k = i;
+
+			agg[0] = agg[1] = 0;
+			do {
+				agg[0] += rate_mean(&r->jobs[k].bw[0]);
+				agg[1] += rate_mean(&r->jobs[k].bw[1]);
+			} while (++k < r->nr_jobs && !group_starts(r, k));
+		}
+		job_obj(w, r, &r->jobs[i], g, os, agg, plus);
+	}
 	jclose(w, ']');
 	jopen(w, "disk_util", '[');
 	jopen(w, NULL, '{');

@@ -61,6 +61,21 @@ if pct_case "percentile_list=99.5:50:90 lat_percentiles=1" && pct_case "clat_per
 else
 	ko "percentile options give fio's percentiles"
 fi
+# fio's groups: stonewall starts one, clones stay in theirs; jobnames are the sections'
+printf '[a]\nrw=read\nsize=1m\nnumjobs=2\n[b]\nrw=read\nsize=1m\nnumjobs=2\nstonewall\n[c]\nrw=read\nsize=1m\n' > $tmp/gr.fio
+if "$bin" --quiet --scheduler noop --output-format json $tmp/gr.fio > $tmp/gr.json &&
+	fio --ioengine=null --output-format=json $tmp/gr.fio > $tmp/gr-fio.json 2>/dev/null &&
+	python3 - $tmp/gr.json $tmp/gr-fio.json <<'PY'
+import json, sys
+ids = lambda f: [(j["jobname"], j["groupid"]) for j in json.load(open(f))["jobs"]]
+print("groups: antic-sim %s, fio %s" % (ids(sys.argv[1]), ids(sys.argv[2])))
+assert ids(sys.argv[1]) == ids(sys.argv[2])
+PY
+then
+	ok "jobnames and groupids as fio's"
+else
+	ko "jobnames and groupids as fio's"
+fi
 # fsync=4 over 16 writes and end_fsync: five fsyncs timed in "sync", each at least the drive's FLUSH
 printf '[s]\nrw=write\nbs=4k\nsize=64k\nfsync=4\nend_fsync=1\n' > $tmp/fs.fio
 if "$bin" --quiet --scheduler noop --output-format json $tmp/fs.fio > $tmp/fs.json &&
