@@ -225,13 +225,28 @@ def sim_binary():
     return sim
 
 
+
+def by_scheduler(doc):
+    """antic-sim's JSON as {"schedulers": {NAME: result}}: one scheduler's
+    output is fio's document itself, several are under "schedulers"; the
+    simulator's own figures (sim_time_ns, anticipation, ...) are under each
+    document's "antic" and are lifted beside fio's keys here. Results kept
+    from before that shape pass through."""
+    docs = doc["schedulers"] if "schedulers" in doc else {doc["antic"]["scheduler"]: doc}
+    out = {}
+    for s, d in docs.items():
+        r = dict(d)
+        r.update(d.get("antic", {}))
+        out[s] = r
+    return {"schedulers": out}
+
 def run_sim(sim, args, env):
     """antic-sim's JSON for ARGS (a job file, or "replay" first and a trace)."""
     sub = args[:1] if args[:1] == ["replay"] else []
     p = subprocess.run([sim] + sub + ["--quiet", "--output-format", "json"] + args[len(sub):],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
     try:
-        return json.loads(p.stdout)
+        return by_scheduler(json.loads(p.stdout))
     except ValueError:
         warn("antic-sim gave no JSON for %s: %s" % (" ".join(args),
                                                     p.stderr.decode(errors="replace").strip()[:200]))

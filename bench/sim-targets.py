@@ -20,6 +20,21 @@ VARIANTS = ["all", "no-inflight", "no-bound", "no-syncw", "no-share", "no-newcom
 ALL_RUNS = VARIANTS + ["base"]
 
 
+
+def by_scheduler(doc):
+    """antic-sim's JSON as {"schedulers": {NAME: result}}: one scheduler's
+    output is fio's document itself, several are under "schedulers"; the
+    simulator's own figures (sim_time_ns, anticipation, ...) are under each
+    document's "antic" and are lifted beside fio's keys here. Results kept
+    from before that shape pass through."""
+    docs = doc["schedulers"] if "schedulers" in doc else {doc["antic"]["scheduler"]: doc}
+    out = {}
+    for s, d in docs.items():
+        r = dict(d)
+        r.update(d.get("antic", {}))
+        out[s] = r
+    return {"schedulers": out}
+
 def fail(msg):
     sys.stderr.write("sim-targets.py: %s\n" % msg)
     sys.exit(1)
@@ -89,7 +104,7 @@ def writer_alone_bytes(fio, disk, depth, stop_ms, writers):
     # 3: stopped at max_time, which this run sets on purpose
     if r.returncode not in (0, 3):
         fail("%s alone: %s" % (fio, r.stderr.strip()))
-    res = json.loads(r.stdout)["schedulers"]["anticipatory"]
+    res = by_scheduler(json.loads(r.stdout))["schedulers"]["anticipatory"]
     return sum(j["write"]["io_bytes"] for j in res["jobs"]
                if j["jobname"].split(".")[0] in writers)
 
@@ -114,8 +129,8 @@ def writer_share(fio, disk, depth, res, spec):
 def load(path):
     try:
         with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
+            return by_scheduler(json.load(f))
+    except (OSError, ValueError, KeyError) as e:
         fail("%s: %s" % (path, e))
 
 

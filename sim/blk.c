@@ -5,6 +5,7 @@
  * request is dispatched once and completed once.
  */
 #include "sim.h"
+#include "outputs.h"
 
 /*
  * Another block of requests for the pool; -1: out of memory. Apart from
@@ -87,6 +88,10 @@ static unsigned tag_limit(struct sim *s, const struct sim_rq *rq)
 static void tag_admit(struct sim *s, struct sim_rq *rq)
 {
 	s->tags_used++;
+	if (s->o->bt) {
+		bt_rq(s, 'G', rq);
+		bt_rq(s, 'I', rq);
+	}
 	s->ops->add(s->sched, &rq->rq, s->now);
 }
 
@@ -147,6 +152,8 @@ submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->next_free = NULL;
 	s->r->requests++;
 	s->r->bytes_added += nr * 512;
+	if (s->o->bt)
+		bt_rq(s, 'Q', rq);
 	rq->tag_limit = tag_limit(s, rq);
 	if (s->tags_used < rq->tag_limit) {
 		tag_admit(s, rq);
@@ -294,6 +301,8 @@ void blk_run_queue(struct sim *s)
 			s->r->max_async_wait = s->now - rq->rq.add_time;
 		audit_write_bound(s, rq);
 		wbt_issue(s, rq);
+		if (s->o->bt)
+			bt_rq(s, 'D', rq);
 		drive_submit(s, rq);
 	}
 }
@@ -306,6 +315,12 @@ void blk_run_queue(struct sim *s)
 void blk_complete(struct sim *s, struct sim_rq *rq)
 {
 	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
+	s->r->rq_done[rq->rq.write]++;
+	s->r->rq_sync_writes += rq->rq.write && rq->rq.sync;
+	s->r->rq_sectors[rq->rq.write] += rq->rq.nr_sectors;
+	s->r->rq_ticks[rq->rq.write] += s->now - rq->rq.add_time;
+	if (s->o->bt)
+		bt_rq(s, 'C', rq);
 	if (rq->requeued) {
 		/* sent around the policy since its requeue: no completion for it */
 		if (rq->rq.state != ANTIC_RQ_DONE)
@@ -344,6 +359,10 @@ bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq)
 			s->r->violations++;
 		antic_rq_bypass(&rq->rq);
 		rq->requeued = true;
+	}
+	if (s->o->bt) {
+		bt_rq(s, 'R', rq);
+		bt_rq(s, 'D', rq);
 	}
 	drive_submit(s, rq);
 	return true;

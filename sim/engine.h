@@ -12,13 +12,55 @@
 
 enum sim_policy { POL_NOOP, POL_DEADLINE, POL_AS, POL_NR };
 
+/*
+ * fio's bandwidth or IOPS statistics: one sample per window of
+ * JOB_STAT_WINDOW from the job's first I/O (fio's bw_avg_time and
+ * iops_avg_time, 500 ms by default); a window without I/O is a sample of 0,
+ * the window under way at the end is none.
+ */
+#define JOB_STAT_WINDOW 500000000ULL
+struct rate_stat {
+	uint64_t n, min, max;
+	double sum, sq;
+};
+
 struct job_result {
 	char name[80];
+	const struct job_spec *spec;	/* NULL for a replayed process */
 	uint64_t io_bytes[2];	/* [0] read, [1] write, as the application saw */
 	uint64_t ios[2];
+	/* beside the counts: each I/O touches both (one cache line) */
+	uint64_t win_end;	/* ns: the end of the window under way; 0 before the first I/O */
+	uint64_t win_bytes[2], win_ios[2];
 	uint64_t runtime;	/* ns */
 	struct hist lat[2];	/* completion latency of each application I/O */
+	struct hist sync;	/* fsync latency: fsync=N's and end_fsync's, as fio's "sync" */
+	struct rate_stat bw[2];	/* KiB/s per window */
+	struct rate_stat iops[2];	/* I/Os per second per window */
+	/* fio's iodepth_level: I/Os by the depth they made (1, 2, 4, 8, 16, 32, >=64) */
+	uint64_t depth[7];
 };
+
+/* The windows of @j that ended before @now, each a sample (jobstat.c). */
+void job_result_windows(struct job_result *j, uint64_t issued, uint64_t now);
+
+/*
+ * One application I/O of @j issued at @issued completed at @now. Inline:
+ * a replay's every request comes here, and the call was 2 % of its time.
+ */
+static inline void job_result_add(struct job_result *j, int dir, uint64_t bytes,
+				  uint64_t issued, uint64_t now)
+{
+	if (now >= j->win_end)
+		job_result_windows(j, issued, now);
+	j->win_bytes[dir] += bytes;
+	j->win_ios[dir]++;
+	j->io_bytes[dir] += bytes;
+	j->ios[dir]++;
+	hist_add(&j->lat[dir], now - issued);
+}
+/* An application I/O issued with @depth of the job's I/Os in flight, itself included. */
+void job_result_depth(struct job_result *j, unsigned depth);
 
 struct sim_result {
 	const char *scheduler;
@@ -39,6 +81,12 @@ struct sim_result {
 	uint64_t max_read_wait;
 	uint64_t max_async_wait;	/* the same, async (buffered) writes */
 	uint64_t tag_waits;	/* requests that waited for a scheduler tag */
+	/*
+	 * Block requests completed by direction ([0] read, [1] write), the
+	 * writes marked sync (O_DIRECT, O_SYNC, fsync's) among them, their
+	 * sectors, and their ns from add to completion (the kernel's ticks).
+	 */
+	uint64_t rq_done[2], rq_sync_writes, rq_sectors[2], rq_ticks[2];
 	/*
 	 * Anticipatory's write bound, audited from the host's side: read
 	 * batches started after writes (each may find at most K at the
@@ -77,12 +125,17 @@ struct replay_spec {
 	enum { REMAP_NONE, REMAP_SCALE, REMAP_WRAP } remap;
 };
 
+struct fio_logs;
+struct bt_writer;
+
 struct sim_options {
 	bool drain;		/* after the jobs end, finish every request */
 	bool progress;		/* a progress line on stderr */
 	/* replay this trace; the workload's jobs, if any, are a background load beside it */
 	const struct replay_spec *replay;
 	FILE *iolog;		/* what the jobs issue, as fio's iolog v3 (write_iolog=) */
+	struct fio_logs *logs;	/* the jobs' write_lat_log, write_bw_log, write_iops_log */
+	struct bt_writer *bt;	/* the block requests as blktrace's events (--write-blktrace) */
 };
 
 /* core's invariants broken so far (ANTIC_WARN_ON), in this process */

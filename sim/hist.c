@@ -33,6 +33,7 @@ void hist_add(struct hist *h, uint64_t v)
 		h->max = v;
 	h->n++;
 	h->sum += v;
+	h->sq += (unsigned __int128)v * v;
 	h->b[bucket_of(v)]++;
 }
 
@@ -61,4 +62,40 @@ uint64_t hist_percentile(const struct hist *h, double p)
 uint64_t hist_mean(const struct hist *h)
 {
 	return h->n ? h->sum / h->n : 0;
+}
+
+double hist_mean_f(const struct hist *h)
+{
+	return h->n ? (double)h->sum / (double)h->n : 0;
+}
+
+/* sqrt without libm (antic-sim links none): Newton's method from above */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1, prev;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		prev = r;
+		r = (r + x / r) / 2;
+		if (r >= prev)
+			break;
+	}
+	return r;
+}
+
+double hist_stddev(const struct hist *h)
+{
+	long double n = (long double)h->n, s = (long double)h->sum;
+	double var;
+
+	if (h->n < 2)
+		return 0;
+	var = (double)(((long double)h->sq - s * s / n) / (n - 1));
+	return var > 0 ? root(var) : 0;
+}
+
+uint64_t hist_bucket_value(unsigned i)
+{
+	return bucket_mid(i);
 }

@@ -79,6 +79,22 @@ struct job_spec {
 	bool exitall;
 	unsigned loops;
 	int ioscheduler;	/* ioscheduler=: its antic_policy_find index + 1, 0 = none */
+	/*
+	 * fio's logs (fio-log.c): each prefix's presence asks for its log,
+	 * an empty prefix means the job's name; log_avg_msec 0 logs every I/O
+	 */
+	bool lat_log, bw_log, iops_log;
+	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
+	uint64_t log_avg_msec;
+	bool log_offset;	/* an offset column before prio */
+	bool shared_logs;	/* per_job_logs=0: PREFIX_lat.log, the jobs of a prefix in one file */
+	/*
+	 * fio's percentile_list (ascending; none given: fio's default 17),
+	 * clat_percentiles (default on) and lat_percentiles (default off)
+	 */
+	unsigned npct;
+	double pct[20];
+	bool clat_pct_off, lat_pct;
 };
 
 struct sim_settings {
@@ -150,6 +166,11 @@ const char *nearest_name(const char *s, const char *const *names, size_t n);
 const char *settings_name(size_t i);
 /* The @i-th option name job_option takes (reporting-only ones aside), or NULL. */
 const char *job_option_name(size_t i);
+/*
+ * fio-log.c: write_lat_log, write_bw_log, write_iops_log, log_avg_msec,
+ * percentile_list, clat_percentiles, lat_percentiles; the same returns
+ */
+int fio_log_option(struct job_spec *j, const char *k, const char *v);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);

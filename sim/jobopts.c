@@ -131,11 +131,9 @@ static bool is_reporting(const char *k)
 	static const char *const names[] = {
 		"name", "description", "group_reporting", "thread",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-		"disable_bw", "write_bw_log", "write_lat_log", "write_iops_log",
-		"write_hist_log", "log_avg_msec", "log_hist_msec", "per_job_logs",
-		"percentile_list", "clat_percentiles", "lat_percentiles",
+		"disable_bw", "write_hist_log", "log_hist_msec",
 		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
-		"log_offset", "log_compression", "log_unix_epoch", "invalidate",
+		"log_compression", "log_unix_epoch", "invalidate",
 		"create_serialize", "fallocate", "unlink", "overwrite",
 		"threads", "log_prio", "new_group", "filename_format", "create_on_open",
 		"continue_on_error", "ratemin", "random_generator", "io_submit_mode",
@@ -258,7 +256,10 @@ static int read_write_pair(const char *v, uint64_t hi, uint64_t lo,
 int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
+	int log = fio_log_option(j, k, v);
 
+	if (log <= 0)
+		return log;
 	if (!option_known(k))
 		return 1;
 	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {

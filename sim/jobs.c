@@ -4,6 +4,7 @@
  * fio's sync and async engines, think time, rate, stonewall and fsync.
  */
 #include "sim.h"
+#include "outputs.h"
 
 static void finish_all(struct sim *s);
 /* wait_for: does a job of the named section still run or wait? */
@@ -49,14 +50,15 @@ static void release_stonewalled(struct sim *s)
 	}
 }
 
-static void job_result_io(struct sim_proc *p, const struct app_io *a, uint64_t now)
+static void job_result_io(struct sim *s, struct sim_proc *p, const struct app_io *a, uint64_t now)
 {
 	/* ramp_time: I/O that completes before the measured start does not count */
 	if (p->finished || now < p->start)
 		return;
-	p->res->io_bytes[a->dir] += a->bytes;
-	p->res->ios[a->dir]++;
-	hist_add(&p->res->lat[a->dir], now - a->start);
+	job_result_add(p->res, a->dir, a->bytes, a->start, now);
+	if (s->o->logs)
+		fio_log_io(s->o->logs, (size_t)(p->res - s->r->jobs), p->spec, now - p->start,
+			   now - a->start, a->dir, a->bytes, a->off);
 }
 
 void job_report_exit(struct sim *s, struct sim_proc *p)
@@ -97,12 +99,15 @@ static void finish_all(struct sim *s)
 
 static int issue_next(struct sim *s, struct sim_proc *p);
 
-static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
+/* @timed: an fsync call fio would time (fsync=N, end_fsync), not an O_SYNC write's */
+static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi, bool timed)
 {
 	struct sim_file *f = &s->files[fi];
 	uint64_t cur = 0;
 	int n;
 
+	p->fsync_timed = timed;
+	p->fsync_t0 = s->now;
 	p->state = S_FSYNC;
 	p->fsync_file = fi;
 	p->fsync_pending = 0;
@@ -126,8 +131,12 @@ static int fsync_advance(struct sim *s, struct sim_proc *p)
 {
 	if (p->fsync_pending || s->files[p->fsync_file].wb_inflight)
 		return 0;
-	if (!s->disk.p.write_cache || p->fsync_flush == FL_DONE)
+	if (!s->disk.p.write_cache || p->fsync_flush == FL_DONE) {
+		if (p->fsync_timed && p->fsync_t0 >= p->start && !p->finished)
+			hist_add(&p->res->sync, s->now - p->fsync_t0);
+		p->fsync_timed = false;
 		return 1;
+	}
 	if (p->fsync_flush == FL_NONE) {
 		p->fsync_flush = FL_SENT;
 		if (drive_flush(s, &p->ap, p->fsync_file, p->fsync_gen))
@@ -155,7 +164,7 @@ int job_flush_done(struct sim *s, struct sim_rq *rq)
 static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 {
 
-	job_result_io(p, a, s->now);
+	job_result_io(s, p, a, s->now);
 	a->busy = false;
 	p->inflight--;
 	if (p->finished)
@@ -167,7 +176,7 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 
 		/* direct I/O has no dirty pages, but a write cache to flush */
 		p->since_fsync = 0;
-		if (start_fsync(s, p, p->file0 + p->cur) < 0)
+		if (start_fsync(s, p, p->file0 + p->cur, true) < 0)
 			return -1;
 		rc = fsync_advance(s, p);
 		if (rc <= 0)
@@ -278,7 +287,7 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 		p->wait_app = slot;
 		int rc;
 
-		if (start_fsync(s, p, fi) < 0)
+		if (start_fsync(s, p, fi, false) < 0)
 			return -1;
 		rc = fsync_advance(s, p);
 		if (rc > 0)
@@ -306,8 +315,10 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	if (got <= 0)
 		return got < 0 ? -1 : 1;
 	a = &p->app[slot];
-	*a = (struct app_io){ true, dir, s->now, len, 0 };
+	*a = (struct app_io){ true, dir, s->now, len, 0, off };
 	p->inflight++;
+	if (s->now >= p->start)
+		job_result_depth(p->res, p->inflight);
 	p->state = S_IO;
 	if (!p->spec->direct) {
 		p->issuing = true;
@@ -355,7 +366,7 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 				return 0;	/* the rest completes first */
 			if (p->spec->end_fsync && !p->fsync_then_finish) {
 				p->fsync_then_finish = true;
-				if (start_fsync(s, p, p->file0 + p->cur) < 0)
+				if (start_fsync(s, p, p->file0 + p->cur, true) < 0)
 					return -1;
 				rc = fsync_advance(s, p);
 				if (rc <= 0)

@@ -201,6 +201,7 @@ sized:
 				j->size && j->size < p->pass_size ? j->size : p->pass_size;
 			p->res = &s->r->jobs[pi];
 			snprintf(p->res->name, sizeof(p->res->name), "%s", p->name);
+			p->res->spec = j;
 		}
 	}
 	return 0;

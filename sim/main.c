@@ -3,6 +3,7 @@
  * schedulers in one process and report them side by side.
  */
 #include "report.h"
+#include "outputs.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,7 @@ static void usage(FILE *f)
 		"       antic-sim replay [options] [trace options] TRACE\n"
 		"       antic-sim convert [trace options] --target FILE [--output OUT] TRACE\n"
 		"  --scheduler LIST        comma-separated: noop,deadline,anticipatory (default all)\n"
-		"  --output-format FMT     table (default), json or csv\n"
+		"  --output-format FMT     table (default), json (fio's), json+ (with latency bins) or csv\n"
 		"  --output FILE           write the report to FILE (replaced whole, or not at all)\n"
 		"  --seed N                random seed (default 1, or the job file's)\n"
 		"  --set NAME=VALUE        a tunable, disk parameter or simulator setting, e.g.\n"
@@ -28,6 +29,8 @@ static void usage(FILE *f)
 		"                          unless disk=NAME loads a preset whole, its depth 1 included)\n"
 		"  --write_iolog FILE      what the jobs issued, as fio's iolog v3 (file offsets;\n"
 		"                          of the first scheduler's run)\n"
+		"  --write-blktrace DIR    each scheduler's run as blktrace's files DIR/SCHEDULER.blktrace.0\n"
+		"                          (blkparse -D DIR -i SCHEDULER; btt; iowatcher)\n"
 		"  --quiet                 no progress on stderr\n"
 		"  --counters              every anticipatory counter in the table, the zero ones too\n"
 		"  --list-schedulers       each scheduler's name, the Linux scheduler that plays it,\n"
@@ -281,6 +284,7 @@ int main(int argc, char **argv)
 	enum sim_policy pols[8] = { POL_NOOP, POL_DEADLINE, POL_AS };
 	size_t npol = 3, k;
 	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL, *iolog = NULL;
+	const char *btdir = NULL;	/* --write-blktrace */
 	const char *sets[64];
 	size_t nsets = 0;
 	bool quiet = false, sched_given = false, all_counters = false, timed_out = false;
@@ -336,8 +340,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--output-format")) {
 			NEEDARG();
-			if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "csv")) {
-				fprintf(stderr, "antic-sim: --output-format: want table, json or csv, got '%s'\n", v);
+			if (strcmp(v, "table") && strcmp(v, "json") && strcmp(v, "json+") && strcmp(v, "csv")) {
+				fprintf(stderr, "antic-sim: --output-format: want table, json, json+ or csv, got '%s'\n", v);
 				return 2;
 			}
 			fmt = v;
@@ -347,6 +351,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--write_iolog") && !replay) {
 			NEEDARG();
 			iolog = v;
+		} else if (!strcmp(a, "--write-blktrace")) {
+			NEEDARG();
+			btdir = v;
 		} else if (!strcmp(a, "--seed")) {
 			NEEDARG();
 			seed = v;
@@ -488,18 +495,42 @@ int main(int argc, char **argv)
 		fprintf(o.iolog, "fio version 3 iolog\n");
 	}
 	for (k = 0; k < npol; k++) {
-		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err))) {
-			/* a replay's errors name the trace (and line) themselves */
-			if (strncmp(err, jobfile, strlen(jobfile)))
-				fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
-			else
-				fprintf(stderr, "antic-sim: %s\n", err);
+		char suffix[64];
+
+		snprintf(suffix, sizeof(suffix), "%s%s", npol > 1 ? "-" : "",
+			 npol > 1 ? sim_policy_name(pols[k]) : "");
+		if (fio_logs_wanted(&w) && !(o.logs = fio_logs_new(suffix)))
+			snprintf(err, sizeof(err), "out of memory");
+		if ((fio_logs_wanted(&w) && !o.logs) ||
+		    (btdir && !(o.bt = bt_open(btdir, sim_policy_name(pols[k]), err, sizeof(err))))) {
+			fprintf(stderr, "antic-sim: %s\n", err);
+			fio_logs_free(o.logs);
 			while (k--)
 				sim_result_free(&res[k]);
 			if (o.iolog)
 				close_out(o.iolog, iolog, logtmp, false);
 			goto out;
 		}
+		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err)) ||
+		    (o.logs && fio_logs_write(o.logs, err, sizeof(err))) ||
+		    bt_close(o.bt, true, err, sizeof(err))) {
+			/* a replay's errors name the trace (and line) themselves */
+			if (strncmp(err, jobfile, strlen(jobfile)))
+				fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+			else
+				fprintf(stderr, "antic-sim: %s\n", err);
+			if (o.bt)
+				bt_close(o.bt, false, err, sizeof(err));
+			fio_logs_free(o.logs);
+			while (k--)
+				sim_result_free(&res[k]);
+			if (o.iolog)
+				close_out(o.iolog, iolog, logtmp, false);
+			goto out;
+		}
+		fio_logs_free(o.logs);
+		o.logs = NULL;
+		o.bt = NULL;
 		/* the first scheduler's run: the jobs issue alike under each, timing apart */
 		if (o.iolog) {
 			if (close_out(o.iolog, iolog, logtmp, true)) {
@@ -523,13 +554,14 @@ int main(int argc, char **argv)
 		goto free_res;
 	{
 		struct report_ctx c = { .jobfile = jobfile, .w = &w, .res = res, .nres = npol,
-				       .all_counters = all_counters };
+				       .all_counters = all_counters,
+				       .options_file = replay ? bgjobs : jobfile };
 
 		if (replay)
 			print_trace_summary(strcmp(fmt, "table") ? (quiet ? NULL : stderr) : f,
 					    jobfile, &res[0].trace, rs.topts.fmt, &rs);
-		if (!strcmp(fmt, "json"))
-			report_json(f, &c);
+		if (!strncmp(fmt, "json", 4))
+			report_fio_json(f, &c, fmt[4] == '+');
 		else if (!strcmp(fmt, "csv"))
 			report_csv(f, &c);
 		else

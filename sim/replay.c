@@ -5,6 +5,7 @@
  * reading the trace a window ahead so memory stays flat in its length.
  */
 #include "sim.h"
+#include "outputs.h"
 #include "pidmap.h"
 #include "replay-rule.h"
 
@@ -407,9 +408,7 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 		return 0;
 	p = rp->procs[pi];
 	j = &s->r->jobs[rp->base + pi];
-	j->io_bytes[l->dir] += l->bytes;
-	j->ios[l->dir]++;
-	hist_add(&j->lat[l->dir], s->now - l->start);
+	job_result_add(j, l->dir, l->bytes, l->start, s->now);
 	j->runtime = s->now - p->first;
 	l->next = rp->free_live;
 	rp->free_live = (int)rq->io;
@@ -419,6 +418,15 @@ int replay_done(struct sim *s, struct sim_rq *rq)
 		return -1;
 	replay_exit_if_idle(s, pi);
 	return 0;
+}
+
+/* The pid and the recorded name (or NULL) of replayed process @ap (outputs.h). */
+uint32_t replay_proc_pid(const struct sim *s, const struct antic_proc *ap, const char **name)
+{
+	const struct replay_proc *p = (const struct replay_proc *)ap;
+
+	*name = trace_proc_name(s->rp->t, p->pid);
+	return p->pid;
 }
 
 int replay_wake(struct sim *s, int pi)

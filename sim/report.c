@@ -1,9 +1,9 @@
 /*
  * report.c - what antic-sim prints: a table with one column per
- * scheduler, JSON in fio's shape (jobs[].read.bw_bytes, clat_ns.percentile)
- * under a per-scheduler key, and CSV for spreadsheets and gnuplot.
+ * scheduler, fio's JSON (fio-json.c), and CSV for spreadsheets and gnuplot.
  */
 #include "report.h"
+#include "outputs.h"
 #include <string.h>
 
 #define ANTIC_SIM_VERSION "0.1"
@@ -162,6 +162,19 @@ void report_table(FILE *f, const struct report_ctx *c)
 	for (k = 0; k < c->nres; k++)
 		fprintf(f, " %13llu", (unsigned long long)c->res[k].disk.seeks);
 	fputc('\n', f);
+	/* block requests by direction: sync writes (O_DIRECT, O_SYNC) are writes too */
+	row(f, "", "read requests");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13llu", (unsigned long long)c->res[k].rq_done[0]);
+	fputc('\n', f);
+	row(f, "", "write requests");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13llu", (unsigned long long)c->res[k].rq_done[1]);
+	fputc('\n', f);
+	row(f, "", " of them sync");
+	for (k = 0; k < c->nres; k++)
+		fprintf(f, " %13llu", (unsigned long long)c->res[k].rq_sync_writes);
+	fputc('\n', f);
 	row(f, "", "mean seek MiB");
 	for (k = 0; k < c->nres; k++)
 		fprintf(f, " %13.1f", mean_seek(&c->res[k]) * 512 / 1048576.0);
@@ -188,91 +201,9 @@ void report_table(FILE *f, const struct report_ctx *c)
 				c->w->set.requeue_per_mille);
 }
 
-static void json_dir(FILE *f, const struct job_result *j, int dir)
-{
-	const struct hist *h = &j->lat[dir];
-
-	fprintf(f, "{\"io_bytes\": %llu, \"bw_bytes\": %.0f, \"bw\": %.0f, \"iops\": %.3f, "
-		"\"runtime\": %llu, \"total_ios\": %llu, \"clat_ns\": {\"min\": %llu, "
-		"\"max\": %llu, \"mean\": %llu, \"N\": %llu, \"percentile\": {"
-		"\"50.000000\": %llu, \"90.000000\": %llu, \"99.000000\": %llu, "
-		"\"99.900000\": %llu}}}",
-		(unsigned long long)j->io_bytes[dir], job_bw(j, dir), job_bw(j, dir) / 1024,
-		iops(j, dir), (unsigned long long)(j->runtime / 1000000),
-		(unsigned long long)j->ios[dir], (unsigned long long)h->min,
-		(unsigned long long)h->max, (unsigned long long)hist_mean(h),
-		(unsigned long long)h->n,
-		(unsigned long long)hist_percentile(h, 0.5),
-		(unsigned long long)hist_percentile(h, 0.9),
-		(unsigned long long)hist_percentile(h, 0.99),
-		(unsigned long long)hist_percentile(h, 0.999));
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void report_json(FILE *f, const struct report_ctx *c)
 {
-	size_t i, k;
-
-	fprintf(f, "{\"antic-sim version\": \"%s\", \"jobfile\": ", ANTIC_SIM_VERSION);
-	json_string(f, c->jobfile);
-	fprintf(f, ", \"seed\": %llu, \"schedulers\": {", (unsigned long long)c->w->set.seed);
-	for (k = 0; k < c->nres; k++) {
-		const struct sim_result *r = &c->res[k];
-
-		fprintf(f, "%s\n  \"%s\": {\"jobs\": [", k ? "," : "", r->scheduler);
-		for (i = 0; i < r->nr_jobs; i++) {
-			fprintf(f, "%s\n    {\"jobname\": ", i ? "," : "");
-			json_string(f, r->jobs[i].name);
-			fprintf(f, ", \"job_runtime\": %llu, \"read\": ",
-				(unsigned long long)(r->jobs[i].runtime / 1000000));
-			json_dir(f, &r->jobs[i], 0);
-			fprintf(f, ", \"write\": ");
-			json_dir(f, &r->jobs[i], 1);
-			fputc('}', f);
-		}
-		fprintf(f, "],\n   \"disk_util\": [{\"name\": \"%s\", \"util\": %.2f, "
-			"\"requests\": %llu, \"sectors\": %llu, \"cache_hits\": %llu, \"seeks\": %llu, "
-			"\"mean_seek_sectors\": %.0f, \"busy_ns\": %llu}],\n   \"sim_time_ns\": %llu, "
-			"\"events\": %llu, \"tag_waits\": %llu, \"timed_out\": %s",
-			c->w->set.disk.type == DISK_SSD ? "ssd" : "hdd", util(r),
-			(unsigned long long)r->disk.requests, (unsigned long long)r->disk.sectors,
-			(unsigned long long)r->disk.cache_hits, (unsigned long long)r->disk.seeks,
-			mean_seek(r), (unsigned long long)r->disk_busy,
-			(unsigned long long)r->sim_time, (unsigned long long)r->events,
-			(unsigned long long)r->tag_waits, r->timed_out ? "true" : "false");
-		if (r->requeues)	/* only with faults asked for (requeue_per_mille) */
-			fprintf(f, ", \"requeues\": %llu", (unsigned long long)r->requeues);
-		if (!strcmp(r->scheduler, "anticipatory")) {
-			const struct as_counters *a = &r->as;
-
-			size_t n;
-
-			fprintf(f, ",\n   \"anticipation\": {");
-			for (n = 0; n < AS_NR_COUNTERS; n++)
-				fprintf(f, "\"%s\": %llu, ", as_counter_descs[n].name,
-					(unsigned long long)as_counter(a, &as_counter_descs[n]));
-			fprintf(f, "\"exit_prob\": %u, \"exit_no_coop\": %u, \"new_ttime_mean_ns\": %llu, "
-				"\"new_seek_mean_sectors\": %llu}",
-				r->est.exit_prob, r->est.exit_no_coop,
-				(unsigned long long)r->est.new_ttime_mean,
-				(unsigned long long)r->est.new_seek_mean);
-		}
-		fputc('}', f);
-	}
-	fprintf(f, "\n}}\n");
+	report_fio_json(f, c, false);
 }
 
 void report_csv(FILE *f, const struct report_ctx *c)

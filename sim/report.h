@@ -1,4 +1,4 @@
-/* report.h - side-by-side table, fio-shaped JSON and CSV of sim results. */
+/* report.h - side-by-side table, fio's JSON and CSV of sim results. */
 #ifndef SIM_REPORT_H
 #define SIM_REPORT_H
 
@@ -11,9 +11,11 @@ struct report_ctx {
 	const struct sim_result *res;
 	size_t nres;
 	bool all_counters;	/* --counters: the table shows the zero ones too */
+	const char *options_file;	/* the job file whose options JSON lists, or NULL */
 };
 
 void report_table(FILE *f, const struct report_ctx *c);
+/* fio's JSON (fio-json.c) */
 void report_json(FILE *f, const struct report_ctx *c);
 void report_csv(FILE *f, const struct report_ctx *c);
 /* Application bandwidth of one job and direction, bytes per second. */

@@ -51,6 +51,7 @@ struct app_io {
 	uint64_t start;
 	uint64_t bytes;
 	unsigned pieces;
+	uint64_t off;		/* in its file, bytes (fio's log_offset) */
 };
 
 /* A fio job process. ap first: a request's rq.proc leads back to it. */
@@ -98,6 +99,8 @@ struct sim_proc {
 	int fsync_flush;	/* FL_*: the FLUSH that ends an fsync */
 	unsigned fsync_gen;	/* which fsync: a FLUSH of an earlier one does not end it */
 	bool fsync_then_finish;
+	bool fsync_timed;	/* an fsync fio times (fsync=, end_fsync=; not O_SYNC's), since fsync_t0 */
+	uint64_t fsync_t0;
 	/* read-ahead state, in pages of the current file */
 	int64_t ra_start;
 	uint64_t ra_size, ra_async, ra_last;

@@ -93,8 +93,8 @@ if [ $rc -eq 3 ] && grep -q '^STOPPED at max_time' "$tmp/out" && grep -q 'max_ti
 else ko "max_time: exit $rc; $(head -3 "$tmp/out"); $(head -1 "$tmp/err")"; fi
 "$sim" -q --scheduler noop --set max_time=1s --output-format json "$tmp/j.fio" >"$tmp/out" 2>&1
 rc=$?
-if [ $rc -eq 3 ] && grep -q '"timed_out": true' "$tmp/out"; then ok "max_time: timed_out in JSON, exit 3"
-else ko "max_time JSON: exit $rc, $(grep -o '"timed_out": [a-z]*' "$tmp/out")"; fi
+if [ $rc -eq 3 ] && grep -Eq '"timed_out" ?: true' "$tmp/out"; then ok "max_time: timed_out in JSON, exit 3"
+else ko "max_time JSON: exit $rc, $(grep -Eo '"timed_out" ?: [a-z]*' "$tmp/out")"; fi
 "$sim" -q --scheduler noop "$tmp/j.fio" >/dev/null 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "a run that ends exits 0" || ko "a run that ends exits $rc"

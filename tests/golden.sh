@@ -6,6 +6,8 @@
 # and the commit shows the new figures beside the code that moved them.
 # Usage: tests/golden.sh [--update] [BINARY]
 set -u
+# fio's "timestamp" in the JSON: fixed, so that the output is byte-for-byte the same
+export SOURCE_DATE_EPOCH=0
 cd "$(dirname "$0")/.."
 update=0
 [ "${1:-}" = --update ] && { update=1; shift; }

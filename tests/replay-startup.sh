@@ -107,26 +107,26 @@ fi
 	> "$out/moved.json" 2>> "$out/sim.err"
 python3 - "$out/sim.json" "$out/alone.json" "$out/moved.json" > "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-bg = json.load(open(sys.argv[1]))["schedulers"]["noop"]
-alone = json.load(open(sys.argv[2]))["schedulers"]["noop"]
+bg = json.load(open(sys.argv[1]))
+alone = json.load(open(sys.argv[2]))
 names = [j["jobname"] for j in bg["jobs"]]
-span = bg["sim_time_ns"] / 1e9 - 2
+span = bg["antic"]["sim_time_ns"] / 1e9 - 2
 checks = [
     ("the load's jobs first, the trace's processes after them",
-     names[:10] == ["reader.%d" % i for i in range(5)] + ["writer.%d" % i for i in range(5)]
+     names[:10] == ["reader"] * 5 + ["writer"] * 5  # fio's jobname: the section's, clones alike
      and names[10:] == ["a[100]", "b[200]"]),
     # the load ran the whole time: its readers read more than a second's worth
     ("the load ran while the trace waited for its start",
      sum(j["read"]["io_bytes"] for j in bg["jobs"][:5]) > 5e6),
     # the load's runtime is an hour: the run ended with the replay
-    ("the run ends with the trace", bg["sim_time_ns"] < 60e9 and span >= 0.301),
-    ("the load slows the trace", span > alone["sim_time_ns"] / 1e9),
+    ("the run ends with the trace", bg["antic"]["sim_time_ns"] < 60e9 and span >= 0.301),
+    ("the load slows the trace", span > alone["antic"]["sim_time_ns"] / 1e9),
 ]
 # moved 1 MiB on: the same requests, only the first one's seek differs
-moved = json.load(open(sys.argv[3]))["schedulers"]["noop"]
+moved = json.load(open(sys.argv[3]))
 checks.append(("--offset replays the same requests elsewhere",
                [j["read"]["io_bytes"] for j in moved["jobs"]] == [j["read"]["io_bytes"] for j in alone["jobs"]]
-               and moved["disk_util"][0]["sectors"] == alone["disk_util"][0]["sectors"]))
+               and moved["antic"]["disk"]["sectors"] == alone["antic"]["disk"]["sectors"]))
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
@@ -167,14 +167,14 @@ plug_ab() {
 plug_ab plug st2000dm006 32 1024
 python3 - "$out/plug0.json" "$out/plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-t = lambda r: r["sim_time_ns"] / 1e9 - 2
-bw = lambda r: sum(j["read"]["io_bytes"] for j in r["jobs"] if j["jobname"].startswith("reader")) / r["sim_time_ns"]
-a = lambda r, k: r["anticipation"][k]
+off, on = (json.load(open(f)) for f in sys.argv[1:3])
+t = lambda r: r["antic"]["sim_time_ns"] / 1e9 - 2
+bw = lambda r: sum(j["read"]["io_bytes"] for j in r["jobs"] if j["jobname"].startswith("reader")) / r["antic"]["sim_time_ns"]
+a = lambda r, k: r["antic"]["anticipation"][k]
 checks = [
     ("the plug acts only when on", a(off, "newcomer_plugs") == 0 and a(off, "newcomer_tags") == 0
      and a(on, "newcomer_plugs") > 0 and a(on, "newcomer_tags") > 0),
-    ("the readers fill the tags", off["tag_waits"] > 0),
+    ("the readers fill the tags", off["antic"]["tag_waits"] > 0),
     ("the plug speeds a start-up beside read-ahead five times (%.2f s -> %.2f s)" % (t(off), t(on)),
      t(on) <= 0.2 * t(off)),
     ("the readers keep over half their throughput", bw(on) > 0.5 * bw(off)),
@@ -191,12 +191,12 @@ PY
 plug_ab d1plug ide2003 1 256 --set start_read_expire=0
 python3 - "$out/d1plug0.json" "$out/d1plug2.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-t = lambda r: r["sim_time_ns"] / 1e9 - 2
+off, on = (json.load(open(f)) for f in sys.argv[1:3])
+t = lambda r: r["antic"]["sim_time_ns"] / 1e9 - 2
 checks = [
     ("at depth 1 the tag half acts, and only when on",
-     on["anticipation"]["newcomer_tags"] > 0 and off["anticipation"]["newcomer_tags"] == 0
-     and on["anticipation"]["newcomer_plugs"] == 0),
+     on["antic"]["anticipation"]["newcomer_tags"] > 0 and off["antic"]["anticipation"]["newcomer_tags"] == 0
+     and on["antic"]["anticipation"]["newcomer_plugs"] == 0),
     ("at depth 1 with 64 tags a start-up beside read-ahead is five times as fast (%.2f s -> %.2f s)" % (t(off), t(on)),
      t(on) <= 0.2 * t(off)),
 ]
@@ -209,12 +209,12 @@ PY
 python_beside "$out/after.json" $dir/load-after-program.fio 3500ms st2000dm006 32 1024
 python3 - "$out/plug2.json" "$out/after.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-base, after = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-tb = base["sim_time_ns"] / 1e9 - 2
-ta = after["sim_time_ns"] / 1e9 - 3.5
+base, after = (json.load(open(f)) for f in sys.argv[1:3])
+tb = base["antic"]["sim_time_ns"] / 1e9 - 2
+ta = after["antic"]["sim_time_ns"] / 1e9 - 3.5
 checks = [
     ("the load inherited the program's favour, and yielded it",
-     after["anticipation"]["newcomer_bursts"] == 0 and after["anticipation"]["newcomer_yields"] > 0),
+     after["antic"]["anticipation"]["newcomer_bursts"] == 0 and after["antic"]["anticipation"]["newcomer_yields"] > 0),
     ("a favoured load yields to a younger start-up (%.2f s, %.2f s beside an unfavoured one)" % (ta, tb),
      ta <= 1.5 * tb),
 ]
@@ -228,12 +228,12 @@ PY
 python_beside "$out/after0.json" $dir/load-after-program.fio 3500ms st2000dm006 32 1024 --set start_read_expire=0
 python3 - "$out/after0.json" "$out/after.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-t = lambda r: r["sim_time_ns"] / 1e9 - 3.5
+off, on = (json.load(open(f)) for f in sys.argv[1:3])
+t = lambda r: r["antic"]["sim_time_ns"] / 1e9 - 3.5
 checks = [
     ("the start FIFO acts beside a load started after a program exited (%d waits)"
-     % on["anticipation"]["start_fifo_waits"],
-     on["anticipation"]["start_fifo_waits"] > 0 and off["anticipation"]["start_fifo_waits"] == 0),
+     % on["antic"]["anticipation"]["start_fifo_waits"],
+     on["antic"]["anticipation"]["start_fifo_waits"] > 0 and off["antic"]["anticipation"]["start_fifo_waits"] == 0),
     ("and speeds python there by 5 %% or more (%.2f s -> %.2f s)" % (t(off), t(on)),
      t(on) <= 0.95 * t(off)),
 ]
@@ -248,11 +248,11 @@ python_beside "$out/sfw0.json" bench/jobs/startup-10r-seq.fio 2000ms ide2003 1 1
 python_beside "$out/sfw1.json" bench/jobs/startup-10r-seq.fio 2000ms ide2003 1 128
 python3 - "$out/sfw0.json" "$out/sfw1.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-off, on = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-t = lambda r: r["sim_time_ns"] / 1e9 - 2
+off, on = (json.load(open(f)) for f in sys.argv[1:3])
+t = lambda r: r["antic"]["sim_time_ns"] / 1e9 - 2
 checks = [
-    ("the start FIFO acts only when on (%d waits)" % on["anticipation"]["start_fifo_waits"],
-     on["anticipation"]["start_fifo_waits"] > 0 and off["anticipation"]["start_fifo_waits"] == 0),
+    ("the start FIFO acts only when on (%d waits)" % on["antic"]["anticipation"]["start_fifo_waits"],
+     on["antic"]["anticipation"]["start_fifo_waits"] > 0 and off["antic"]["anticipation"]["start_fifo_waits"] == 0),
     ("the start FIFO speeds python beside 10r-seq at depth 1 by 8 %% or more (%.2f s -> %.2f s)" % (t(off), t(on)),
      t(on) <= 0.92 * t(off)),
 ]
@@ -268,13 +268,13 @@ python_beside "$out/alone.json" "" 2000ms st2000dm006 32 128
 python_beside "$out/cuts.json" bench/jobs/startup-5r5w-seq.fio 2000ms st2000dm006 32 128
 python3 - "$out/alone.json" "$out/cuts.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
-alone, cuts = (json.load(open(f))["schedulers"]["anticipatory"] for f in sys.argv[1:3])
-t = lambda r: r["sim_time_ns"] / 1e9 - 2
-mbps = lambda d, job: sum(j[d]["io_bytes"] for j in cuts["jobs"] if j["jobname"].startswith(job)) / cuts["sim_time_ns"] * 1e3
+alone, cuts = (json.load(open(f)) for f in sys.argv[1:3])
+t = lambda r: r["antic"]["sim_time_ns"] / 1e9 - 2
+mbps = lambda d, job: sum(j[d]["io_bytes"] for j in cuts["jobs"] if j["jobname"].startswith(job)) / cuts["antic"]["sim_time_ns"] * 1e3
 wr, rd = mbps("write", "writer"), mbps("read", "reader")
 checks = [
-    ("the writes' claims wait for a program starting (%d cuts)" % cuts["anticipation"]["newcomer_cuts"],
-     cuts["anticipation"]["newcomer_cuts"] > 0),
+    ("the writes' claims wait for a program starting (%d cuts)" % cuts["antic"]["anticipation"]["newcomer_cuts"],
+     cuts["antic"]["anticipation"]["newcomer_cuts"] > 0),
     ("a start-up beside 5r5w-seq within 2.5 times its time alone (%.2f s, alone %.2f s)" % (t(cuts), t(alone)),
      t(cuts) <= 2.5 * t(alone)),
     ("the writers keep a fifth of the load's throughput (%.1f of %.1f MB/s)" % (wr, wr + rd),

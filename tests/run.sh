@@ -47,6 +47,8 @@ echo "== Debian's fio-examples: each runs in antic-sim or is refused for a liste
 count tests/fio-examples.py
 echo "== antic-sim's command line: errors, empty replays, max_time, names, counters"
 count tests/cli.sh
+echo "== fio's JSON and logs, blktrace's files: read by fio's and blktrace's tools"
+count tests/sim-outputs.sh
 echo "== disk presets against their published figures"
 count tests/presets.sh
 echo "== bench/replay-startup keeps each process's chain (against a file)"

@@ -4,8 +4,9 @@
  * (a job run, replay or convert) and the last argument is always a small
  * job file or trace written here. Every option value must be refused
  * with an exit code of 1 or 2, or run (0, or 3 when stopped at
- * max_time): never a crash, undefined behaviour or a leak. --output is
- * dropped, so nothing is written but the target's own two files.
+ * max_time): never a crash, undefined behaviour or a leak. --output and
+ * --write-blktrace are dropped, so nothing is written but the target's
+ * own two files.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -67,7 +68,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		argv[argc++] = (char *)cmds[cmd];
 	for (line = strtok_r(buf, "\n", &save); line && argc < MAX_ARGS;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strcmp(line, "--output") || !strncmp(line, "--output=", 9))
+		if (!strcmp(line, "--output") || !strncmp(line, "--output=", 9) ||
+		    !strncmp(line, "--write-blktrace", 16))
 			continue;	/* would write files anywhere */
 		argv[argc++] = line;
 	}
