@@ -48,8 +48,11 @@ build/tests-san: $(CORE_SRC) $(SIM_SRC) $(TEST_SRC) $(wildcard core/*.h sim/*.h 
 build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
 	$(CC) $(WARN) -O2 $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
 
+# today's disk (NCQ depth 32), then the same disk with NCQ off, as in 2003
 demo: $(BIN)
-	$(BIN) examples/write-vs-read.fio
+	$(BIN) -q examples/write-vs-read.fio
+	@echo
+	$(BIN) -q --set queue_depth=1 examples/write-vs-read.fio
 
 check test: $(BIN) build/replay-startup build/tests build/tests-san core-freestanding $(addprefix build/corpus_,$(FUZZ_TARGETS))
 	tests/run.sh

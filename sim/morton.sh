@@ -12,7 +12,7 @@ SIM=${ANTIC_SIM:-build/antic-sim}
 figures=bench/morton-2003.tsv
 
 # columns per disk profile: deadline, anticipatory, their ratio
-printf '%-42s %13s | %20s | %20s\n' "" "Morton 2003" "sata7200 (default)" "ide2003"
+printf '%-42s %13s | %20s | %20s\n' "" "Morton 2003" "sata7200" "ide2003"
 printf '%-42s %6s %6s | %6s %6s %6s | %6s %6s %6s\n' "seconds" "dl" "AS" \
 	"dl" "AS" "dl/AS" "dl" "AS" "dl/AS"
 grep -v -e '^#' -e '^workload	' "$figures" |
