@@ -1601,8 +1601,12 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_classes(struct as_sched *as,
 		    should_anticipate(as, rq, now))
 			return anticipate(as, now);
 	} else if (as->rt_in_flight) {
-		/* a queueing drive would serve them behind the others' */
-		return ANTIC_IDLE;	/* their completion reruns the queue */
+		/*
+		 * a queueing drive would serve them behind the others'. Their
+		 * completion reruns the queue: has_work turns true then
+		 * (the kernel glue runs the queues when it does).
+		 */
+		return ANTIC_IDLE;
 	} else if (be_queued(as)) {
 		return dispatch_queued(as, now, out);
 	} else if (idle_may_go(as, now)) {
@@ -1709,8 +1713,10 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 }
 
 /*
- * The drive gave @rq back. blk-mq may send it around the scheduler (6.12
- * on) or add it again (6.1); either way no completion of it is reported.
+ * The drive gave @rq back. blk-mq sends it to the drive again around the
+ * scheduler (at the head of its requeue list, on every kernel antic
+ * supports), and no completion of it is reported; a host that adds it
+ * again is served as for a new request.
  * Invariant kept: a wait is ended by a completion still to come, by a
  * time as_get_expiry gives, or not started. So when @rq was the last of
  * P's requests at the drive and P's wait was to be timed from it (not
@@ -1802,8 +1808,11 @@ void as_remove(struct as_sched *as, struct antic_rq *rq)
 void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
 		       struct antic_rq *next)
 {
+	/* blk-mq merges only requests of one I/O priority */
+	ANTIC_WARN_ON(next->prio_class != rq->prio_class);
 	rq->nr_sectors = (u32)(antic_rq_end(next) - rq->sector);
-	if (next->newcomer && !rq->newcomer && rq->queue == ANTIC_SYNC) {
+	if (next->newcomer && !rq->newcomer && rq->queue == ANTIC_SYNC &&
+	    rq->prio_class == ANTIC_CLASS_BE) {
 		rq->newcomer = true;	/* the merged read keeps its turn */
 		as->new_queued++;
 	}
@@ -1841,18 +1850,29 @@ bool as_has_work(const struct as_sched *as)
 	return !(as->changed_batch && !drained(as));
 }
 
-/* When the idle class's gate may open, if it is shut with work behind it; else 0. */
+/*
+ * When time alone may open the idle class's gate, if it is shut with
+ * work behind it; else 0. The grace counts only once nothing but idle
+ * requests is queued or at the drive: until then a dispatch or a
+ * completion, not a time, moves it (a time past that changed nothing
+ * would re-fire the timer at once, for ever). Aging counts always; a
+ * wait's end comes by its own timer or completion.
+ */
 static u64 idle_gate_time(const struct as_sched *as)
 {
 	const struct antic_queue *q = as->lq[ANTIC_CLASS_IDLE - 1];
-	u64 aging = as->tun.prio_aging_expire, t = as->other_busy + AS_IDLE_GRACE;
+	u64 aging = as->tun.prio_aging_expire, t = 0;
 	int d;
 
-	if (as->idle_open || !class_queued(as, ANTIC_CLASS_IDLE))
+	if (as->idle_open || !class_queued(as, ANTIC_CLASS_IDLE) || waiting(as))
 		return 0;
+	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&
+	    as->nr_dispatched == as->idle_in_flight)
+		t = as->other_busy + AS_IDLE_GRACE;
 	for (d = 0; aging && d < ANTIC_NR_DIRS; d++)
 		if (q[d].fifo_head)
-			t = antic_min64(t, q[d].fifo_head->add_time + aging);
+			t = t ? antic_min64(t, q[d].fifo_head->add_time + aging) :
+				q[d].fifo_head->add_time + aging;
 	return t;
 }
 

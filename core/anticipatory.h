@@ -314,7 +314,7 @@ struct as_sched {
 	 * prio_aging_expire.
 	 */
 	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
-	u8 antic_class;		/* the class of antic_proc's request */
+	u8 antic_class;		/* the class of the request last dispatched */
 	u32 rt_in_flight;	/* real-time requests at the drive: they have it alone */
 	u32 idle_in_flight;	/* idle-class requests at the drive */
 	u64 other_busy;

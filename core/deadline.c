@@ -158,7 +158,11 @@ static void dl_complete(void *s, struct antic_rq *rq, u64 now)
 	ANTIC_DEC(dl->in_flight[rq->prio_class]);
 }
 
-/* The drive gave it back: new again, and no longer at the drive. */
+/*
+ * The drive gave it back: new again, and no longer counted at the drive
+ * (mq-deadline counts it until it finishes: a lower class may go a
+ * little sooner here than there).
+ */
 static void dl_requeue(void *s, struct antic_rq *rq)
 {
 	struct dl_sched *dl = s;

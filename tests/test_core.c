@@ -1464,6 +1464,52 @@ static void test_class_rt_has_drive_alone(void)
 	CHECK_EQ(as.rt_in_flight, 0);
 }
 
+/*
+ * The idle gate's timer names a time that can open it: not the grace's
+ * end while a best-effort request is still at the drive past it, nor
+ * while a wait longer than the grace holds the disk (a time already
+ * past that opens nothing: the kernel's hrtimer re-fired at once, for
+ * ever; a review found both).
+ */
+static void test_class_idle_gate_time(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *i, *out;
+	struct as_sched as;
+	u64 now, w;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = mk(1000, true, &p);
+	as_add(&as, b, 0);
+	CHECK(next(&as, 0) == b);
+	i = mk_class(900000, true, &q, ANTIC_CLASS_IDLE);
+	as_add(&as, i, 1000);
+	now = 300 * MS;		/* b still at the drive: spin-up, error recovery */
+	as_handle_expiry(&as, now);
+	w = as_get_expiry(&as);
+	CHECK(!w || w > now);
+	as_complete(&as, b, now);
+	CHECK_EQ(as_get_expiry(&as), now + AS_IDLE_GRACE);
+
+	fresh(&as);
+	as.tun.antic_expire = 500 * MS;	/* sysfs allows up to 1000 */
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, b, 200000);
+	i = mk_class(900000, true, &q, ANTIC_CLASS_IDLE);
+	as_add(&as, i, 210000);
+	as_add(&as, mk(50000000, true, NULL), 215000);	/* a far read: the wait holds it */
+	CHECK(as_dispatch(&as, 220000, &out) == ANTIC_IDLE);
+	CHECK_EQ(as.antic_state, AS_ANTIC_WAIT_NEXT);
+	now = 250 * MS;
+	as_handle_expiry(&as, now);
+	w = as_get_expiry(&as);
+	CHECK(!w || w > now);
+}
+
 /* Classes' own queues: merges, removal and the front-merge lookup stay in them. */
 static void test_class_queues(void)
 {
@@ -3351,6 +3397,7 @@ static void chaos_host(bool classes)
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
 	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni;
+	int refires = 0;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -3471,8 +3518,13 @@ static void chaos_host(bool classes)
 				now + (2100 + (x >> 40) % 1000) * ANTIC_NSEC_PER_MSEC;
 		} else if (op < 97) {	/* the timer */
 			wake = as_get_expiry(&as);
-			if (wake && now >= wake)
+			if (wake && now >= wake) {
 				as_handle_expiry(&as, now);
+				/* a timer that changed nothing would fire for ever */
+				wake = as_get_expiry(&as);
+				if (wake && wake <= now)
+					refires++;
+			}
 		} else {		/* sysfs */
 			t.antic_expire = (x >> 12) % 4 * 3 * ANTIC_NSEC_PER_MSEC;
 			t.read_batch_expire = (1 + (x >> 14) % 600) * ANTIC_NSEC_PER_MSEC;
@@ -3512,6 +3564,7 @@ static void chaos_host(bool classes)
 	CHECK_EQ(stalls, 0);
 	CHECK_EQ(freed_used, 0);
 	CHECK_EQ(unbounded, 0);
+	CHECK_EQ(refires, 0);
 	/* requeues came, of the request a wait would be timed from too */
 	CHECK(as.cnt.requeues > 1000 && forgets > 20);
 	if (classes) {
@@ -3586,6 +3639,7 @@ void suite_core(void)
 	RUN(test_class_idle_waits_for_grace);
 	RUN(test_class_aging);
 	RUN(test_class_rt_has_drive_alone);
+	RUN(test_class_idle_gate_time);
 	RUN(test_class_queues);
 	RUN(test_in_flight_reads_keep_batch);
 	RUN(test_write_bound_at_switch);
