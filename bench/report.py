@@ -714,7 +714,7 @@ def instrument_lines(log, cells):
                        (log.walls[-1] if log.walls else walls[-1]) / 60000))
     scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)] + \
         sorted({k[4] for k in cells} - set(SCHEDS))
-    txt.append("guest CPU idle %% during the measured run, mean [min-max] of the repetitions")
+    txt.append("guest CPU idle % during the measured run, mean [min-max] of the repetitions")
     txt.append("%-14s %5s %-26s" % ("disk", "depth", "workload") + "".join(" %13s" % s for s in scheds))
     for key in sorted({k[:4] for k in cells}, key=str):
         line = "%-14s %5d %-26s" % (key[0], key[1], key[2] + (" " + key[3] if key[3] else ""))

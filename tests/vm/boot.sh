@@ -114,7 +114,10 @@ if [ -n "${VM_BENCH_FILES:-}" ]; then
 	for f in $VM_BENCH_FILES; do cp -r "$f" "$ir/bench/"; done
 fi
 chmod +x "$ir/init"
-(cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initramfs.gz"
+# the same bytes from the same files: fixed times, order and inode numbers
+# (the guest's clock counts the instructions that unpack it)
+find "$ir" -exec touch -h -d @1767225600 {} +
+(cd "$ir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) | gzip -n -1 > "$work/initramfs.gz"
 
 disk=$work/disk.img
 rm -f "$disk"
@@ -130,11 +133,14 @@ truncate -s 512M "$disk"
 # setup_data anyway, and the kernel credits neither RDRAND nor a boot
 # loader's seed; no address-space randomisation; no network card, and
 # VM_NO_DISK=1 leaves out the virtio disk: their events come at moments
-# the host's timing decides.
+# the host's timing decides. So would the console's, were it a pipe: a
+# write the reader has not drained completes later, in the host's time
+# (two boots printed stamps 0.1-1 ms apart and drew different boot_ids);
+# the serial port writes to a file instead, which this script follows.
 accel="-accel tcg,thread=multi" machine= rtc= append=
 if [ -n "${VM_ICOUNT:-}" ]; then
 	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off,align=off"
-	machine="-M pc-i440fx-7.1 -seed 34 -nodefaults -serial stdio"
+	machine="-M pc-i440fx-7.1 -seed 34 -nodefaults"
 	rtc="-rtc base=${VM_RTC_BASE:-2026-01-01T00:00:00},clock=vm"
 	append=" random.trust_cpu=off random.trust_bootloader=off norandmaps"
 	echo "vm: instruction clock: icount shift=$VM_ICOUNT rtc=${VM_RTC_BASE:-2026-01-01T00:00:00}"
@@ -142,6 +148,20 @@ fi
 drive="-drive file=$disk,if=virtio,format=raw,cache=writeback"
 [ "${VM_NO_DISK:-0}" != 1 ] || drive=
 echo "vm: booting $kver"
+if [ -n "${VM_ICOUNT:-}" ]; then
+	con=$work/console.log
+	: > "$con"
+	# shellcheck disable=SC2086 # $accel, $machine, $rtc, $drive are several words
+	timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $machine $accel $rtc -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
+		-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
+		-append "console=ttyS0 quiet panic=-1$append" \
+		$drive \
+		-display none -serial file:"$con" -no-reboot </dev/null &
+	qpid=$!
+	tail -n +1 -f --pid=$qpid "$con"
+	wait $qpid || echo "vm: qemu exit $?"
+	exit 0
+fi
 # shellcheck disable=SC2086 # $accel, $machine, $rtc, $drive are several words
 timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $machine $accel $rtc -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
