@@ -133,9 +133,8 @@ truncate -s 512M "$disk"
 # setup_data anyway, and the kernel credits neither RDRAND nor a boot
 # loader's seed; no address-space randomisation; no network card, and
 # VM_NO_DISK=1 leaves out the virtio disk: their events come at moments
-# the host's timing decides. So would the console's, were it a pipe: a
-# write the reader has not drained completes later, in the host's time
-# (two boots printed stamps 0.1-1 ms apart and drew different boot_ids);
+# the host's timing decides. So could the console's, were it a pipe (a
+# write its reader has not drained completes later, in the host's time):
 # the serial port writes to a file instead, which this script follows.
 accel="-accel tcg,thread=multi" machine= rtc= append=
 if [ -n "${VM_ICOUNT:-}" ]; then
