@@ -285,6 +285,42 @@ if python3 bench/report.py --repeat "$out/c0.json" "$out/c0.json" > "$out/rp1" &
 else
 	tail -n 3 "$out/rp1" "$out/rp2" "$out/rp3"; ko "--repeat: boot against boot, 2 % per repetition, 90 % of them"
 fi
+# fairness: each job's IOPS, p50, p99 from the measured run's fio JSON,
+# and its share: IOPS beside the other over IOPS alone (the fair-solo run
+# under the same scheduler); a guest log made here, two repetitions
+python3 - "$out/fair.log" <<'PY'
+import json, sys
+def job(name, d, iops, p50, p99):
+    io = {"io_bytes": 0, "io_kbytes": 0, "bw_bytes": 0, "bw": 0, "iops": 0, "runtime": 0, "total_ios": 0,
+          "clat_ns": {"percentile": {}}}
+    x = dict(io, iops=iops, total_ios=int(iops * 10), runtime=10000,
+             clat_ns={"percentile": {"50.000000": p50 * 1e6, "99.000000": p99 * 1e6}})
+    return {"jobname": name, "job_runtime": 10000, "read": x if d == "r" else io, "write": x if d == "w" else io}
+runs = [("fair-aio", [job("writer", "w", 5, 200, 300), job("reader", "r", 150, 80, 350)]),
+        ("fair-solo-writer", [job("writer", "w", 100, 10, 12)]),
+        ("fair-solo-aio", [job("reader", "r", 200, 70, 90)])]
+with open(sys.argv[1], "w") as f:
+    f.write("vm: kernel 6.12.0-test, 1 cpus, quick=0 reps=2 cap=10s (compile 90s, start-up 10s) "
+            "disks=sata7200:1 warm=2s time_scale=0.1\nDISK sata7200 1\n")
+    for rep in (1, 2):
+        for w, jobs in runs:
+            f.write("RES 1 %s mq-deadline %d 10300 1 90 100 1000 10000 900 0\nWALL %d\n" % (w, rep, rep * 1000))
+            if rep == 2:  # the second repetition's reader got 170 IOPS beside the writer
+                jobs = [dict(j, read=dict(j["read"], iops=170)) if j["jobname"] == "reader" and w == "fair-aio"
+                        else j for j in jobs]
+            f.write("FIO 1 %s mq-deadline %d measured %s\n" % (w, rep, json.dumps({"jobs": jobs})))
+PY
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/fair.log" "$out/f" > /dev/null 2> "$out/f.err" &&
+	python3 -c 'import json, sys
+f = {x["job"]: x for x in json.load(open(sys.argv[1]))["fairness"]}
+ok = (f["reader"]["iops"], f["reader"]["p50_ms"], f["reader"]["p99_ms"], f["reader"]["share"]) == (160.0, 80.0, 350.0, 0.8) \
+    and (f["writer"]["iops"], f["writer"]["share"]) == (5.0, 0.05) and len(f) == 2
+sys.exit(0 if ok else 1)' "$out/f.json" && grep -q '^== fairness on the raw disk' "$out/f.txt" &&
+	grep -q '^wall time per run (host s): median 0.0 \[0.0-1.0\] over 5 runs' "$out/f.txt"; then
+	ok "fairness: IOPS, p50, p99 and share of the disk per job; wall time per run"
+else
+	cat "$out/f.err"; sed -n '/== the instrument/,$p' "$out/f.txt"; ko "fairness: IOPS, p50, p99 and share of the disk per job; wall time per run"
+fi
 # guest-bench.sh's order of the schedulers: rotated by one per repetition
 rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
 order=$(SCHEDS="a b c" sh -c "$rot"'
