@@ -147,13 +147,31 @@ fresh() {
 	grep -v '^vm: disk ready' /tmp/setup.out
 	[ $rc = 0 ] || { echo "vm: disk setup failed (fresh $1)"; return 1; }
 	use_sched || echo "vm: no scheduler $SCHED"
+	# a new memory cgroup too: the old one's writeback estimates (its
+	# dirty rate and limits) and charged pages would carry one run's
+	# history into the next, so a run would depend on the one before
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+	runs=$((${runs:-0} + 1))
+	mkdir /cg/run$runs && echo $MEMCG > /cg/run$runs/memory.max &&
+		echo $$ > /cg/run$runs/cgroup.procs || echo "vm: no memory cgroup for run $runs"
+	rmdir /cg/bench 2>/dev/null
+	[ $runs -le 1 ] || rmdir /cg/run$((runs - 1)) 2>/dev/null
 	# the run starts on the guest clock's next whole second, so that the
 	# kernel's periodic work (the tick, writeback's timer) keeps its
 	# phase to the run where two boots' clocks differ by a little
 	sleep "$(awk '{ printf "%.2f\n", 1 - $1 % 1 }' /proc/uptime)"
 	# the guest's clock as the run starts: two boots that agree here
 	# reached the run alike
-	echo "CLOCK $DEPTH $1 $SCHED $REP $(cut -d' ' -f1 /proc/uptime)"
+	echo "CLOCK $DEPTH $1 $SCHED $REP $(cut -d' ' -f1 /proc/uptime) $(fingerprint)"
+}
+
+# the guest's state in a few numbers (its clock in ns, the disk's busy ns
+# and requests, timer interrupts): two boots that print the same here have
+# run alike to this point
+fingerprint() {
+	echo "now_ns=$(awk '/^now at/ { print $3; exit }' /proc/timer_list) busy_ns=$(hs busy_ns) requests=$(hs requests) loc=$(awk '/LOC:/ { print $2 }' /proc/interrupts)"
 }
 
 # fio's random seed for this repetition's jobs (SEED + REP): the same
@@ -173,7 +191,7 @@ settle() {
 		sleep 0.1
 		t=$((t + 1))
 	done
-	echo "SETTLE $DEPTH $1 $SCHED $REP $((t * 100))"
+	echo "SETTLE $DEPTH $1 $SCHED $REP $((t * 100)) $(fingerprint)"
 }
 
 bg_pid=

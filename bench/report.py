@@ -192,7 +192,7 @@ def read_log(path):
                 if log.res and "wall_ms" not in log.res[-1]:
                     log.res[-1]["wall_ms"] = int(w[1])
                 log.walls.append(int(w[1]))
-            elif w[0] in ("SETTLE", "CLOCK") and len(w) == 6:
+            elif w[0] in ("SETTLE", "CLOCK") and len(w) >= 6:
                 try:
                     key = (disk, int(w[1]), w[2], w[3], int(w[4]))
                     if w[0] == "SETTLE":
@@ -553,8 +553,9 @@ def ab_table(log, cells, a, b, margin):
     figures per repetition (the same seed), B/A per repetition, the
     spread (largest |B/A - 1| of the repetitions, %), and the verdict:
     "same" unless the ranges are apart and the medians beyond the margin
-    ("B lower" / "B higher"); "reps apart": how many repetitions' B/A lie
-    beyond the margin on the medians' side."""
+    ("B lower" / "B higher"), "capped" where a run stopped at its cap;
+    "reps apart": how many repetitions' B/A lie beyond the margin on the
+    medians' side."""
     out = []
     sizes = log.sizes
     for key in sorted({k[:4] for k in cells}, key=str):
@@ -570,6 +571,10 @@ def ab_table(log, cells, a, b, margin):
         ratios = [y / x for _, x, y in pairs]
         _, v = verdict(sb, sa, margin)
         word = {"win": "B lower", "loss": "B higher", "within noise": "same"}.get(v, v)
+        if sa["capped"] or sb["capped"]:
+            # a stopped run's range reaches up without end: no verdict, the
+            # ratios are of projections or bounds
+            word = "capped"
         lower = statistics.median(ratios) < 1
         apart = sum(1 for q in ratios if (beyond(q, 1, margin) if lower else beyond(1, q, margin)))
         out.append({"disk": key[0], "depth": key[1], "workload": key[2], "load": key[3],
