@@ -47,9 +47,12 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # default is 0, so that the waiting path runs).
 # The guest runs on qemu's instruction clock (tests/vm/boot.sh's
 # VM_ICOUNT, default 0: 1 ns a guest instruction, idle time skipped; one
-# vCPU, no virtio disk, a fixed RTC and no random seed from the host), so
-# that the host's load moves no figure and a run repeats: the guest's
-# time is its own, and every bound and cap above is in guest seconds.
+# vCPU, no virtio disk, a fixed RTC and no random seed from the host): the
+# guest's time is its own, and every bound and cap above is in guest
+# seconds. Two boots of one configuration reach each run in the same state
+# (bench/guest-bench.sh's CLOCK fingerprint) until some run diverges from
+# the inside, and all later runs differ with it; so repetitions stay
+# needed, and a verdict needs a null A/B's margin (REPORT_ARGS below).
 # There each measured run starts on a fresh disk and file system
 # (FRESH=1), fio's random seed is SEED + the repetition (SEED default
 # 3400: a repetition draws the same offsets in every boot), and a
