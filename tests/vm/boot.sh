@@ -136,7 +136,7 @@ truncate -s 512M "$disk"
 # the host's timing decides. So could the console's, were it a pipe (a
 # write its reader has not drained completes later, in the host's time):
 # the serial port writes to a file instead, which this script follows.
-accel="-accel tcg,thread=multi" machine= rtc= append=
+accel="-accel tcg,thread=multi" machine='' rtc='' append=''
 if [ -n "${VM_ICOUNT:-}" ]; then
 	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off,align=off"
 	machine="-M pc-i440fx-7.1 -seed 34 -nodefaults"
