@@ -11,9 +11,14 @@
 # bench/vmbench.sh) reads them by key.
 . /lib/guest-init.sh
 . /bench/params
+FRESH=${FRESH:-0}
+# what the guest could have taken from the host: its clock's start (the
+# RTC) and its random pool (boot_id is its first draw); on the
+# instruction clock both should be the same in every boot
+echo "vm: boot_id $(cat /proc/sys/kernel/random/boot_id), date $(date -u +%Y-%m-%dT%H:%M:%S), fresh=${FRESH:-0} seed=${SEED:-none} wb_mb=${WB_MB:-0}"
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=$AS_SET}"
 WARMUP=$WARM
-export WARM=0 RANDRT=$((CAP / 2))	# the job files' variables: this shell sleeps the warm-up
+export WARM=0 RANDRT=$((CAP / 2)) FAIRRT=$CAP	# the job files' variables: this shell sleeps the warm-up
 J=/bench/jobs
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"
@@ -29,6 +34,7 @@ echo $$ > /cg/bench/cgroup.procs
 
 D=hddsim0
 RAW=/dev/$D
+FSUUID=0a471c00-0000-4000-8000-000000000034
 RAWOFF=21474836480	# 20 GiB: ext4 below, raw regions above
 SUOFF=30g	# the start-ups' image, above the loads' readers (bench/jobs/startup-*.fio)
 hs() { cat /sys/block/$D/hddsim/$1; }
@@ -61,7 +67,11 @@ fio_line() {
 setup_disk() {
 	modprobe hddsim profile=$PRESET queue_depth=$DEPTH mem_mb=$HDDMEM || return 1
 	echo mq-deadline > /sys/block/$D/queue/scheduler
-	mkfs.ext4 -q -F -N 200000 -J size=64 -E lazy_itable_init=0,lazy_journal_init=0 $RAW 20G || return 1
+	# a fixed UUID and directory hash seed: where ext4 puts a directory
+	# and how it orders names come from them, so each file system is laid
+	# out alike (mke2fs would draw both from the guest's random pool)
+	E2FSPROGS_FAKE_TIME=1767225600 mkfs.ext4 -q -F -N 200000 -J size=64 -U $FSUUID \
+		-E lazy_itable_init=0,lazy_journal_init=0,hash_seed=$FSUUID $RAW 20G || return 1
 	mkdir -p /mnt && mount -t ext4 $RAW /mnt || return 1
 	mkdir -p /mnt/src
 	# files laid out once, in the order a tree's files would be written;
@@ -77,10 +87,16 @@ setup_disk() {
 	if want compile-vs-write || want compile-alone; then
 		lay_out src --name=src --directory=/mnt/src $SRC --rw=write --thinktime=0 || return 1
 	fi
-	fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
-	fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
+	# the raw-disk fairness jobs use neither file
+	case "$FRESH $WORKLOADS" in
+	"1 fair-"*) ;;
+	*)
+		fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
+		fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
+		;;
+	esac
 	# the start-up rows' writers' file (bench/jobs/startup-5r5w-*.fio)
-	if [ "$STARTUP_HERE" = 1 ] && [ -n "$STARTUPS" ]; then
+	if [ "$STARTUP_HERE" = 1 ] && [ -n "$STARTUPS" ] && { [ "$FRESH" != 1 ] || want startup; }; then
 		fio --name=bgw --filename=/mnt/bgw --rw=write --bs=1m --size=160m > /dev/null || return 1
 	fi
 	sync
@@ -91,19 +107,106 @@ teardown_disk() {
 	umount /mnt && rmmod hddsim
 }
 
+# the scheduler SCHED and its tunables on the disk (again after each fresh
+# disk): ANTIC_EXPIRE and AS_SET for anticipatory, VARIANT_SET's
+# "SCHED:name=value" words for the scheduler they name (a variant of ours
+# under another name, say, for an A/B of one tunable in one boot)
+use_sched() {
+	echo $SCHED > /sys/block/$D/queue/scheduler 2>/dev/null || return 1
+	[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
+		echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
+	set -f	# name=value words, never globs
+	if [ $SCHED = anticipatory ]; then
+		for kv in ${AS_SET:-}; do
+			echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
+				echo "vm: AS_SET $kv refused"
+		done
+	fi
+	for skv in ${VARIANT_SET:-}; do
+		[ "${skv%%:*}" = $SCHED ] || continue
+		kv=${skv#*:}
+		echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
+			echo "vm: VARIANT_SET $skv refused"
+	done
+	set +f
+	return 0
+}
+
+# fresh WORKLOAD: with FRESH=1 every measured run starts from the same
+# state: a new hddsim (its head, caches and counters at their start), a
+# new file system of the same UUID and hash seed, and only the files that
+# WORKLOAD reads or writes, laid out in the same order; then the scheduler
+fresh() {
+	[ "$FRESH" = 1 ] || return 0
+	teardown_disk
+	ws=$WORKLOADS trees=$TREES
+	WORKLOADS=$1
+	setup_disk > /tmp/setup.out 2>&1
+	rc=$?
+	WORKLOADS=$ws TREES=$trees
+	grep -v '^vm: disk ready' /tmp/setup.out
+	[ $rc = 0 ] || { echo "vm: disk setup failed (fresh $1)"; return 1; }
+	use_sched || echo "vm: no scheduler $SCHED"
+	# a new memory cgroup too: the old one's writeback estimates (its
+	# dirty rate and limits) and charged pages would carry one run's
+	# history into the next, so a run would depend on the one before
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory 2>/dev/null
+	runs=$((${runs:-0} + 1))
+	mkdir /cg/run$runs && echo $MEMCG > /cg/run$runs/memory.max &&
+		echo $$ > /cg/run$runs/cgroup.procs || echo "vm: no memory cgroup for run $runs"
+	rmdir /cg/bench 2>/dev/null
+	[ $runs -le 1 ] || rmdir /cg/run$((runs - 1)) 2>/dev/null
+	# the run starts on the guest clock's next whole second, so that the
+	# kernel's periodic work (the tick, writeback's timer) keeps its
+	# phase to the run where two boots' clocks differ by a little
+	sleep "$(awk '{ printf "%.2f\n", 1 - $1 % 1 }' /proc/uptime)"
+	# the guest's clock as the run starts: two boots that agree here
+	# reached the run alike
+	echo "CLOCK $DEPTH $1 $SCHED $REP $(cut -d' ' -f1 /proc/uptime) $(fingerprint)"
+}
+
+# the guest's state in a few numbers (its clock in ns, the disk's busy ns
+# and requests, timer interrupts): two boots that print the same here have
+# run alike to this point
+fingerprint() {
+	echo "now_ns=$(awk '/^now at/ { print $3; exit }' /proc/timer_list) busy_ns=$(hs busy_ns) requests=$(hs requests) loc=$(awk '/LOC:/ { print $2 }' /proc/interrupts)"
+}
+
+# fio's random seed for this repetition's jobs (SEED + REP): the same
+# repetition draws the same offsets in every boot, and repetitions differ
+seed_opt() {
+	[ -n "${SEED:-}" ] && echo "--randseed=$((SEED + REP))"
+}
+
+# settle TAG: with WB_MB set, once a writer's load has started, wait until
+# the disk has taken WB_MB MiB of writes (the page cache's writeback under
+# way, the writer throttled by it), at most 60 s; prints the wait in ms
+settle() {
+	[ "${WB_MB:-0}" -gt 0 ] || return 0
+	w0=$(awk '{ print $7 }' /sys/block/$D/stat)
+	t=0
+	while [ $(( ($(awk '{ print $7 }' /sys/block/$D/stat) - w0) / 2048 )) -lt $WB_MB ] && [ $t -lt 600 ]; do
+		sleep 0.1
+		t=$((t + 1))
+	done
+	echo "SETTLE $DEPTH $1 $SCHED $REP $((t * 100)) $(fingerprint)"
+}
+
 bg_pid=
 bg() {	# a background load; its fio JSON is printed when stopped
 	role=$1
 	shift
-	fio --output-format=json --output=/tmp/bg.$role "$@" > /dev/null 2>&1 &
+	fio --output-format=json --output=/tmp/bg.$role $(seed_opt) "$@" > /dev/null 2>&1 &
 	bg_pid="$bg_pid $!"
 }
 # load WORKLOAD ROLE: that section of the workload's job file, in the background
-load() { bg "$2" $J/$1.fio --section="$2"; }
+load() { bg "$2" $J/$1.fio --section="$2"; LOADROLE=$2; }
 bg_stop() {
 	for p in $bg_pid; do kill -INT $p 2>/dev/null; done
 	for p in $bg_pid; do wait $p 2>/dev/null; done
-	bg_pid=
+	bg_pid= LOADROLE=
 }
 # guard SECONDS ... unguard: the load is stopped SECONDS after the measured
 # process started (2 past its cap) if it is still running then, so that a
@@ -137,7 +240,8 @@ measure() {
 	shift
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	case $tag in *-alone) ;; *) sleep 3 ;; esac	# let the load get going
+	case $tag in *-alone | fair-*) ;; *) sleep 3 ;; esac	# let the load get going
+	[ "${LOADROLE:-}" = writer ] && settle "$tag"
 	s0=$(hs seeks); b0=$(hs busy_ns); q0=$(hs requests); x0=$(hs sectors)
 	ctr=/sys/kernel/debug/block/$D/sched/counters
 	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
@@ -151,9 +255,9 @@ measure() {
 	guard $((cap + 4))
 	if [ "${ROOTCG:-0}" = 1 ]; then
 		sh -c 'echo $$ > /cg/cgroup.procs; exec "$@"' sh \
-			timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+			timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap $(seed_opt) "$@" > /tmp/m.out 2>/tmp/m.err
 	else
-		timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap "$@" > /tmp/m.out 2>/tmp/m.err
+		timeout -s INT $((cap + 2)) fio --output-format=json --runtime=$cap $(seed_opt) "$@" > /tmp/m.out 2>/tmp/m.err
 	fi
 	rc=$?
 	unguard
@@ -179,24 +283,35 @@ want() { case " $WORKLOADS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # each workload: its load's sections in the background, then the measured
 # ones, from the same job file antic-sim predicts from
+# (with FRESH=1 each on a fresh disk: "fresh W &&" below)
 suite() {
-	want write-vs-read && { load write-vs-read writer; measure write-vs-read $J/write-vs-read.fio --section=cat; }
-	want write-vs-tree && { load write-vs-tree writer; measure write-vs-tree $J/write-vs-tree.fio --section=tree; }
-	want read-vs-tree && { load read-vs-tree streamer; measure read-vs-tree $J/read-vs-tree.fio --section=tree; }
-	if want six-trees && [ $TREES -ge 6 ]; then
+	want write-vs-read && fresh write-vs-read && { load write-vs-read writer; measure write-vs-read $J/write-vs-read.fio --section=cat; }
+	want write-vs-tree && fresh write-vs-tree && { load write-vs-tree writer; measure write-vs-tree $J/write-vs-tree.fio --section=tree; }
+	want read-vs-tree && fresh read-vs-tree && { load read-vs-tree streamer; measure read-vs-tree $J/read-vs-tree.fio --section=tree; }
+	if want six-trees && [ $TREES -ge 6 ] && fresh six-trees; then
 		measure six-trees $J/six-trees.fio
 	fi
-	want ten-streams && measure ten-streams $J/ten-streams.fio
-	if want read-vs-fsync; then
+	want ten-streams && fresh ten-streams && measure ten-streams $J/ten-streams.fio
+	if want read-vs-fsync && fresh read-vs-fsync; then
 		load read-vs-fsync streamer; measure read-vs-fsync $J/read-vs-fsync.fio --section=fsync
 		rm -f /mnt/fsyncfile
 	fi
-	want compile-vs-write && { load compile-vs-write writer; measure compile-vs-write $J/compile-vs-write.fio --section=compile; }
+	want compile-vs-write && fresh compile-vs-write && { load compile-vs-write writer; measure compile-vs-write $J/compile-vs-write.fio --section=compile; }
 	# the baseline without a writer: once, on the first disk
-	want compile-alone && [ "$STARTUP_HERE" = 1 ] && measure compile-alone $J/compile-alone.fio
+	want compile-alone && [ "$STARTUP_HERE" = 1 ] && fresh compile-alone && measure compile-alone $J/compile-alone.fio
 	# the random readers share the memcg with the writer unless RANDOM_ROOTCG=1
-	want random-vs-write && { load random-vs-write writer; ROOTCG=${RANDOM_ROOTCG:-0}
+	want random-vs-write && fresh random-vs-write && { load random-vs-write writer; ROOTCG=${RANDOM_ROOTCG:-0}
 		measure random-vs-write $J/random-vs-write.fio --section=rand; ROOTCG=0; }
+	# fairness on the raw disk: both processes measured from the same
+	# start; each also alone (fair-solo: the writer and each reader, the
+	# rates the report divides by for a process's share of the disk)
+	want fair-aio && fresh fair-aio && measure fair-aio $J/fair-aio.fio
+	want fair-psync && fresh fair-psync && measure fair-psync $J/fair-psync.fio
+	if want fair-solo; then
+		fresh fair-solo && measure fair-solo-writer $J/fair-aio.fio --section=writer
+		fresh fair-solo && measure fair-solo-aio $J/fair-aio.fio --section=reader
+		fresh fair-solo && measure fair-solo-psync $J/fair-psync.fio --section=reader
+	fi
 }
 
 # startup NAME LOAD: the recorded start-up of NAME (/bench/startup/NAME.blkparse)
@@ -209,6 +324,7 @@ suite() {
 # issue to last completion), the load's throughput is its fio JSON.
 startup() {
 	name=$1 ld=$2 tag=startup-$1@$2
+	fresh startup || return 0
 	# TRACE=1: every request inserted from here to 0.3 s into the
 	# program's start, with the task that inserted it (which process the
 	# scheduler's newcomer rules saw first); printed after the load stops
@@ -300,22 +416,17 @@ STARTUP_HERE=1
 for disk in $DISKS; do
 	PRESET=${disk%%:*} DEPTH=${disk#*:}
 	echo "DISK $PRESET $DEPTH"
-	setup_disk || { echo "vm: disk setup failed ($disk)"; STARTUP_HERE=0; continue; }
+	# with FRESH=1 each run makes its own disk: this one only a file system
+	ws=$WORKLOADS trees=$TREES
+	[ "$FRESH" != 1 ] || WORKLOADS=fair-none
+	setup_disk
+	rc=$?
+	WORKLOADS=$ws TREES=$trees
+	[ $rc = 0 ] || { echo "vm: disk setup failed ($disk)"; STARTUP_HERE=0; continue; }
 	REP=1
 	while [ $REP -le $REPS ]; do
 		for SCHED in $(rotated); do
-			echo $SCHED > /sys/block/$D/queue/scheduler 2>/dev/null ||
-				{ echo "vm: no scheduler $SCHED"; continue; }
-			[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
-				echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
-			if [ $SCHED = anticipatory ]; then
-				set -f	# name=value words, never globs
-				for kv in ${AS_SET:-}; do
-					echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
-						echo "vm: AS_SET $kv refused"
-				done
-				set +f
-			fi
+			use_sched || { echo "vm: no scheduler $SCHED"; continue; }
 			echo "vm: $PRESET depth $DEPTH rep $REP $SCHED"
 			suite
 			[ "$STARTUP_HERE" = 1 ] && startup_suite

@@ -16,13 +16,28 @@ either projected ("~T", from what it had read) or only a bound (">T"); a
 cell with any such repetition is "capped" and is never drawn as a plain
 bar. anticipatory's ratio to mq-deadline and to bfq is called a win or a
 loss only when the two cells' ranges do not overlap (a capped repetition's
-range reaches up without end), else "within noise"; a cell of one run has
-no range, and no verdict ("one run").
+range reaches up without end) and the ratio of their medians lies beyond
+the instrument's margin, else "within noise"; a cell of one run has no
+range, and no verdict ("one run"). The margin is the spread a null A/B
+showed (--null: its report's JSON; the largest difference between one
+module under two names in one repetition, same seed, same cell), or one
+stated (--margin PCT); without either it is 0 and the ranges alone decide.
 
-Usage: bench/report.py LOG PREFIX (ANTIC_SIM: another antic-sim binary)
+--ab A:B tabulates scheduler B against A cell by cell and repetition by
+repetition (a null A/B: one module under two names; a known A/B: one
+tunable changed); the JSON's "ab" holds each cell's spread, the null
+margin a later report reads. The fairness workloads (fair-aio,
+fair-psync) get each process's IOPS, p50, p99 and share of the disk: its
+rate beside the other over its rate alone (fair-solo-*), with antic-sim's
+figures for the same job files beside them.
+
+Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG PREFIX
+       (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme FILE JSON...  (rewrites the section
        between FILE's vmbench markers, as in docs/results.md, from the
-       reports' JSON)"""
+       reports' JSON)
+       bench/report.py --repeat A.json B.json  (two boots of one
+       configuration, cell by cell and repetition by repetition)"""
 
 import gzip
 import json
@@ -116,6 +131,10 @@ class Log:
         self.sreplay = {}  # (disk, depth, tag, sched, rep) -> the replayer's figures
         self.fio = {}     # (disk, depth, tag, sched, rep, role) -> fio's document
         self.cost = []    # COST lines as dicts, in order
+        self.boot_id = None  # the guest's first draw from its random pool
+        self.settle = {}  # (disk, depth, tag, sched, rep) -> ms waited for writeback
+        self.clock = {}   # (disk, depth, tag, sched, rep) -> guest uptime (s) at the run's start
+        self.walls = []   # the host's ms since boot at each RES line, in order
 
 
 def fio_document(lines):
@@ -165,10 +184,26 @@ def read_log(path):
             if m and log.costrun is None:
                 log.costrun, log.costreps = int(m.group(1)), int(m.group(2))
                 log.cost_antic_expire = int(m.group(3)) if m.group(3) else None
+            m = re.search(r"vm: boot_id (\S+),", line)
+            if m and log.boot_id is None:
+                log.boot_id = m.group(1)
             w = line.split()
             if not w:
                 continue
-            if w[0] == "DISK" and len(w) == 3 and w[2].isdigit():
+            if w[0] == "WALL" and len(w) == 2 and w[1].isdigit():
+                if log.res and "wall_ms" not in log.res[-1]:
+                    log.res[-1]["wall_ms"] = int(w[1])
+                log.walls.append(int(w[1]))
+            elif w[0] in ("SETTLE", "CLOCK") and len(w) >= 6:
+                try:
+                    key = (disk, int(w[1]), w[2], w[3], int(w[4]))
+                    if w[0] == "SETTLE":
+                        log.settle[key] = int(w[5])
+                    else:
+                        log.clock[key] = float(w[5])
+                except ValueError:
+                    warn("%s: a malformed %s line: %s" % (path, w[0], line[:80]))
+            elif w[0] == "DISK" and len(w) == 3 and w[2].isdigit():
                 disk = w[1]
                 log.disks.append((w[1], int(w[2])))
             elif w[0] == "FIO" and len(w) >= 6:
@@ -483,21 +518,276 @@ def build_cells(log):
     return cells
 
 
-def verdict(a, b):
+# the instrument's margin (a fraction): the spread a null A/B showed, or
+# one stated; main() sets it from --null or --margin
+MARGIN = 0.0
+
+
+def beyond(hi, lo, margin):
+    """hi is below lo by more than the margin: hi * (1 + margin) < lo."""
+    return hi * (1 + margin) < lo
+
+
+def verdict(a, b, margin=None):
     """anticipatory's cell summary against a rival's: (ratio of medians or
     None, "win", "loss", "within noise" or "one run"); lower is better. A
-    single run has no range to judge by: no verdict."""
+    single run has no range to judge by: no verdict. A win or a loss needs
+    the ranges apart and the medians further apart than the margin (the
+    null A/B's spread: a smaller difference the instrument makes alone)."""
+    margin = MARGIN if margin is None else margin
     if a["median"] is None or b["median"] is None:
         return None, None
     ratio = a["median"] / b["median"] if b["median"] and a["kind"] != "bound" and b["kind"] != "bound" \
         else None
     if min(sum(r["value"] is not None for r in x["repetitions"]) for x in (a, b)) < 2:
         return ratio, "one run"
-    if a["hi"] < b["lo"]:
+    if a["hi"] < b["lo"] and beyond(a["median"], b["median"], margin):
         return ratio, "win"
-    if a["lo"] > b["hi"]:
+    if a["lo"] > b["hi"] and beyond(b["median"], a["median"], margin):
         return ratio, "loss"
     return ratio, "within noise"
+
+
+def null_margin(path):
+    """The margin a null A/B's report gives: the largest spread_pct of its
+    "ab" cells, as a fraction. A clear error for a file without them."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SystemExit("report: --null %s: %s" % (path, e))
+    spreads = [c.get("spread_pct") for c in doc.get("ab", []) if isinstance(c, dict)]
+    if not spreads or any(not isinstance(x, (int, float)) for x in spreads):
+        raise SystemExit("report: --null %s: no \"ab\" cells with a spread_pct "
+                         "(a report of a run with --ab A:B)" % path)
+    return max(spreads) / 100
+
+
+# ---- A/B: one scheduler against another, cell by cell and repetition by repetition
+
+def ab_table(log, cells, a, b, margin):
+    """Each cell (disk, depth, workload, load) both A and B ran: their
+    figures per repetition (the same seed), B/A per repetition, the
+    spread (largest |B/A - 1| of the repetitions, %), and the verdict:
+    "same" unless the ranges are apart and the medians beyond the margin
+    ("B lower" / "B higher"), "capped" where a run stopped at its cap;
+    "reps apart": how many repetitions' B/A lie beyond the margin on the
+    medians' side."""
+    out = []
+    sizes = log.sizes
+    for key in sorted({k[:4] for k in cells}, key=str):
+        ca, cb = cells.get(key + (a,)), cells.get(key + (b,))
+        if not ca or not cb:
+            continue
+        sa, sb = ca.summary(sizes), cb.summary(sizes)
+        va = {r["rep"]: r["value"] for r in sa["repetitions"] if r["value"] is not None}
+        vb = {r["rep"]: r["value"] for r in sb["repetitions"] if r["value"] is not None}
+        pairs = [(r, va[r], vb[r]) for r in sorted(va) if r in vb and va[r]]
+        if not pairs:
+            continue
+        ratios = [y / x for _, x, y in pairs]
+        _, v = verdict(sb, sa, margin)
+        word = {"win": "B lower", "loss": "B higher", "within noise": "same"}.get(v, v)
+        if sa["capped"] or sb["capped"]:
+            # a stopped run's range reaches up without end: no verdict, the
+            # ratios are of projections or bounds
+            word = "capped"
+        lower = statistics.median(ratios) < 1
+        apart = sum(1 for q in ratios if (beyond(q, 1, margin) if lower else beyond(1, q, margin)))
+        out.append({"disk": key[0], "depth": key[1], "workload": key[2], "load": key[3],
+                    "a": a, "b": b, "reps": [{"rep": r, "a": x, "b": y} for r, x, y in pairs],
+                    "ratios": [round(q, 4) for q in ratios],
+                    "spread_pct": round(max(abs(q - 1) for q in ratios) * 100, 2),
+                    "verdict": word, "reps_apart": apart, "capped": sa["capped"] or sb["capped"]})
+    return out
+
+
+def ab_lines(rows, margin):
+    txt = []
+    if not rows:
+        return txt
+    a, b = rows[0]["a"], rows[0]["b"]
+    txt.append("")
+    txt.append("== A/B: %s (B) against %s (A), the same seed in each repetition; B/A per "
+               "repetition; margin %.1f %%" % (b, a, margin * 100))
+    txt.append("%-14s %5s %-26s %-28s %-28s %-24s %7s %-9s %s" % (
+        "disk", "depth", "workload", "A", "B", "B/A", "spread", "verdict", "reps apart"))
+    for r in rows:
+        name = r["workload"] + (" " + r["load"] if r["load"] else "")
+        txt.append("%-14s %5d %-26s %-28s %-28s %-24s %6.1f%% %-9s %d of %d%s" % (
+            r["disk"], r["depth"], name, " ".join("%.3g" % x["a"] for x in r["reps"]),
+            " ".join("%.3g" % x["b"] for x in r["reps"]), " ".join("%.3f" % q for q in r["ratios"]),
+            r["spread_pct"], r["verdict"], r["reps_apart"], len(r["ratios"]),
+            " (capped)" if r["capped"] else ""))
+    return txt
+
+
+# ---- fairness: two processes side by side on the raw disk
+
+FAIR = ("fair-aio", "fair-psync")
+# the solo run that gives each job's rate alone
+FAIR_SOLO = {("fair-aio", "writer"): "fair-solo-writer", ("fair-psync", "writer"): "fair-solo-writer",
+             ("fair-aio", "reader"): "fair-solo-aio", ("fair-psync", "reader"): "fair-solo-psync"}
+
+
+def job_figures(j):
+    """(IOPS, p50 ms, p99 ms) of a fio (or antic-sim) job, in its direction."""
+    d = j["read"] if j["read"]["total_ios"] else j["write"]
+    return d["iops"], percentile_ms(d, "50.000000"), percentile_ms(d, "99.000000")
+
+
+def fair_guest(cells):
+    """(disk, depth, workload, sched, job) -> [IOPS, p50, p99, share or
+    None], medians over the repetitions; share: IOPS beside the other over
+    IOPS alone (the solo run's median under the same scheduler)."""
+    def jobs_of(c):
+        acc = {}
+        for r in sorted(c.docs):
+            d = c.docs[r].get("measured")
+            for j in (d or {}).get("jobs", []):
+                acc.setdefault(j["jobname"], []).append(job_figures(j))
+        return {n: [statistics.median(x[i] for x in v) for i in range(3)] for n, v in acc.items()}
+    out = {}
+    for (disk, depth, w, load, sched), c in cells.items():
+        if w not in FAIR:
+            continue
+        for name, f in jobs_of(c).items():
+            solo = cells.get((disk, depth, FAIR_SOLO.get((w, name), ""), None, sched))
+            alone = jobs_of(solo).get(name) if solo else None
+            out[(disk, depth, w, sched, name)] = f + [f[0] / alone[0] if alone and alone[0] else None]
+    return out
+
+
+def fair_sim(log, cells):
+    """The same figures from antic-sim: each fairness job file whole and
+    each of its two jobs alone, on the same disk, under each of its
+    schedulers (by the Linux scheduler that plays it)."""
+    sim = sim_binary()
+    keys = sorted({(k[0], k[1], k[2]) for k in cells if k[2] in FAIR}, key=str)
+    if not sim or not keys:
+        return {}
+    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
+    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+    env = dict(os.environ, FAIRRT=str(log.cap))
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for disk, depth, w in keys:
+            path = os.path.join(TOP, "bench", "jobs", w + ".fio")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            # [global] and one job: the section's lines up to the next header
+            parts = re.split(r"(?m)^(?=\[)", text)
+            glob = "".join(x for x in parts if x.startswith("[global]"))
+            dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+            docs = {None: run_sim(sim, dset + [path], env)}
+            for x in parts:
+                m = re.match(r"\[([^\]]+)\]", x)
+                if m and m.group(1) != "global":
+                    alone = os.path.join(tmp, "%s-%s.fio" % (w, m.group(1)))
+                    with open(alone, "w", encoding="utf-8") as f:
+                        f.write(glob + x)
+                    docs[m.group(1)] = run_sim(sim, dset + [alone], env)
+            for s, r in (docs[None] or {}).get("schedulers", {}).items():
+                for j in r["jobs"]:
+                    f = list(job_figures(j))
+                    solo = (docs.get(j["jobname"]) or {}).get("schedulers", {}).get(s, {})
+                    sj = [x for x in solo.get("jobs", []) if x["jobname"] == j["jobname"]]
+                    a = job_figures(sj[0])[0] if sj else 0
+                    out[(disk, depth, w, sim_sched.get(s, s), j["jobname"])] = f + [f[0] / a if a else None]
+    return out
+
+
+def fair_lines(guest, sim):
+    txt = []
+    if not guest:
+        return txt
+    txt.append("")
+    txt.append("== fairness on the raw disk: each process's IOPS, p50 and p99 (ms) and its share "
+               "of the disk (its IOPS beside the other over its IOPS alone), median of the "
+               "repetitions; {antic-sim}")
+    txt.append("%-14s %5s %-11s %-13s %-7s %17s %21s %21s %15s" % (
+        "disk", "depth", "workload", "scheduler", "job", "IOPS", "p50 ms", "p99 ms", "share"))
+    fmt = lambda v, f: "-" if v is None else f % v
+    for k in sorted(guest, key=str):
+        g, m = guest[k], sim.get(k)
+        cols = []
+        for i, f in enumerate(("%.1f", "%.1f", "%.1f", "%.2f")):
+            c = fmt(g[i], f)
+            if m:
+                c += " {%s}" % fmt(m[i], f)
+            cols.append(c)
+        txt.append("%-14s %5d %-11s %-13s %-7s %17s %21s %21s %15s" % (k[:4] + (k[4][:7],) + tuple(cols)))
+    return txt
+
+
+def instrument_lines(log, cells):
+    """The guest's idle CPU per cell and the host's wall time per run
+    (from the WALL stamps: a run's is the time since the previous RES,
+    its fresh disk and its load's start included)."""
+    txt = ["", "== the instrument: %s; guest boot_id %s" % (
+        "qemu's instruction clock, %d ns a guest instruction" % (1 << log.icount)
+        if log.icount is not None else "the host's clock", log.boot_id or "-")]
+    walls = [r["wall_ms"] for r in log.res if "wall_ms" in r]
+    if len(walls) >= 2:
+        per = [(b - a) / 1000 for a, b in zip(walls, walls[1:])]
+        txt.append("wall time per run (host s): median %.1f [%.1f-%.1f] over %d runs; boot to the "
+                   "first result %.1f s; %.1f min in all" % (
+                       statistics.median(per), min(per), max(per), len(per), walls[0] / 1000,
+                       (log.walls[-1] if log.walls else walls[-1]) / 60000))
+    scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)] + \
+        sorted({k[4] for k in cells} - set(SCHEDS))
+    txt.append("guest CPU idle % during the measured run, mean [min-max] of the repetitions")
+    txt.append("%-14s %5s %-26s" % ("disk", "depth", "workload") + "".join(" %13s" % s for s in scheds))
+    for key in sorted({k[:4] for k in cells}, key=str):
+        line = "%-14s %5d %-26s" % (key[0], key[1], key[2] + (" " + key[3] if key[3] else ""))
+        for s in scheds:
+            c = cells.get(key + (s,))
+            v = [r["idle_pct"] for r in c.runs.values()] if c else []
+            line += " %13s" % ("%.0f [%d-%d]" % (sum(v) / len(v), min(v), max(v)) if v else "-")
+        txt.append(line)
+    return txt
+
+
+# ---- two boots of one configuration
+
+def repeat_table(path_a, path_b, tol_pct=2.0):
+    """Boot A against boot B: every (cell, repetition) both have, the %
+    difference (B - A) / A, and how many lie within tol_pct. Returns the
+    lines and (within, total)."""
+    def load(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            raise SystemExit("report: --repeat %s: %s" % (path, e))
+        out = {}
+        for r in doc.get("results", []):
+            for x in r.get("repetitions", []):
+                if x.get("value") is not None:
+                    out[(r["disk"], r["depth"], r["workload"], r["load"] or "", r["scheduler"],
+                         x["rep"])] = (x["value"], x["kind"])
+        return out
+    a, b = load(path_a), load(path_b)
+    keys = sorted(set(a) & set(b), key=str)
+    txt = ["== repeatability: %s (A) against %s (B), each cell's repetition in both boots "
+           "(the same seed); within %.0f %%?" % (os.path.basename(path_a), os.path.basename(path_b),
+                                                 tol_pct),
+           "%-14s %5s %-26s %-13s %4s %10s %10s %8s %s" % (
+               "disk", "depth", "workload", "scheduler", "rep", "A", "B", "diff", "within")]
+    within = 0
+    for k in keys:
+        (x, kx), (y, ky) = a[k], b[k]
+        d = (y - x) * 100 / x if x else (0.0 if y == x else math.inf)
+        ok = abs(d) <= tol_pct
+        within += ok
+        txt.append("%-14s %5d %-26s %-13s %4d %10s %10s %+7.1f%% %s" % (
+            k[0], k[1], (k[2] + " " + k[3]).strip(), k[4], k[5], fmt_val(x, kx), fmt_val(y, ky), d,
+            "yes" if ok else "NO"))
+    only = len(set(a) ^ set(b))
+    txt.append("%d of %d within %.0f %% (%.0f %%)%s" % (
+        within, len(keys), tol_pct, within * 100 / len(keys) if keys else 0,
+        "; %d in one boot only" % only if only else ""))
+    return txt, (within, len(keys))
 
 
 # ---- the null_blk cost runs
@@ -600,7 +890,9 @@ def sim_error(s, pred):
     return round((pred - s["median"]) * 100 / s["median"], 1)
 
 
-def write_reports(log, cells, simt, morton, prefix):
+def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
+    """ab: (A, B) pairs to tabulate; margin: the verdicts' (MARGIN if None)."""
+    margin = MARGIN if margin is None else margin
     sizes = log.sizes
     summ = {k: c.summary(sizes) for k, c in cells.items()}
     # a variant built by bench/variant-ko.sh (say asbase) gets a column after the known ones
@@ -629,8 +921,9 @@ def write_reports(log, cells, simt, morton, prefix):
                        "{antic-sim}" % (disk, depth, title))
             txt.append("   (>T: stopped at the cap T; ~T: some run stopped at the cap, its time "
                        "projected from the fraction read or counted at the cap; AS/x: ratio of "
-                       "medians, a win or loss only where the ranges do not overlap; T!: a run "
-                       "killed before its cap is left out)")
+                       "medians, a win or loss only where the ranges do not overlap and the "
+                       "medians differ by more than the margin, %.1f %%; T!: a run "
+                       "killed before its cap is left out)" % (margin * 100))
             head = "%-26s" % ("start-up / load" if part else "workload")
             head += "".join(" %*s" % (width, s) for s in scheds)
             head += " %19s %19s" % ("AS/mq-deadline", "AS/bfq")
@@ -648,7 +941,7 @@ def write_reports(log, cells, simt, morton, prefix):
                 verdicts = {}
                 for rv in RIVALS:
                     b = summ.get((disk, depth, w, l, rv))
-                    verdicts[rv] = verdict(a, b) if a and b else (None, None)
+                    verdicts[rv] = verdict(a, b, margin) if a and b else (None, None)
                     line += " %19s" % fmt_verdict(*verdicts[rv])
                 if not part:
                     m = morton.get(example_of(w))
@@ -763,6 +1056,27 @@ def write_reports(log, cells, simt, morton, prefix):
                 rec["disk"], rec["workload"], rec["scheduler"], j["name"][:10], j["read_MBps"],
                 j["write_MBps"], j["read_p50_ms"], j["read_p99_ms"]))
 
+    # the instrument (where the host stamped the runs), the A/B tables, fairness
+    if log.walls:
+        txt.extend(instrument_lines(log, cells))
+    ab_rows = []
+    for a, b in ab:
+        rows = ab_table(log, cells, a, b, margin)
+        if not rows:
+            warn("--ab %s:%s: no cell both ran" % (a, b))
+        ab_rows += rows
+        txt.extend(ab_lines(rows, margin))
+    fg = fair_guest(cells)
+    fs = fair_sim(log, cells) if fg else {}
+    txt.extend(fair_lines(fg, fs))
+    fair_json = [{"disk": k[0], "depth": k[1], "workload": k[2], "scheduler": k[3], "job": k[4],
+                  "iops": round(v[0], 1), "p50_ms": round(v[1], 3), "p99_ms": round(v[2], 3),
+                  "share": None if v[3] is None else round(v[3], 3),
+                  "sim": None if k not in fs else {"iops": round(fs[k][0], 1), "p50_ms": round(fs[k][1], 3),
+                                                   "p99_ms": round(fs[k][2], 3),
+                                                   "share": None if fs[k][3] is None else round(fs[k][3], 3)}}
+                 for k, v in sorted(fg.items(), key=str)]
+
     costs = cost_rows(log)
     cost_json = []
     if costs:
@@ -804,7 +1118,7 @@ def write_reports(log, cells, simt, morton, prefix):
     head = json.dumps({"kernel": log.kver, "quick": log.quick, "icount_shift": log.icount,
                        "disks": [{"disk": d, "depth": q} for d, q in log.disks],
                        "cap_s": log.cap, "warm_s": log.warm, "time_scale": log.time_scale,
-                       "memcg": "256M"})[:-1]
+                       "memcg": "256M", **({"boot_id": log.boot_id} if log.boot_id else {})})[:-1]
     with open(prefix + ".json", "w", encoding="utf-8") as f:
         f.write(head + ",\n \"results\": [")
         f.write(",".join("\n  " + json.dumps(r) for r in records))
@@ -812,6 +1126,10 @@ def write_reports(log, cells, simt, morton, prefix):
         f.write(",".join("\n  " + json.dumps(r) for r in cost_json))
         f.write("\n ],\n \"cost_ratios\": [")
         f.write(",".join("\n  " + json.dumps(r) for r in ratios))
+        f.write("\n ],\n \"margin_pct\": %s,\n \"ab\": [" % round(margin * 100, 2))
+        f.write(",".join("\n  " + json.dumps(r) for r in ab_rows))
+        f.write("\n ],\n \"fairness\": [")
+        f.write(",".join("\n  " + json.dumps(r) for r in fair_json))
         f.write("\n ]\n}\n")
     return plot
 
@@ -1054,19 +1372,48 @@ def update_readme(readme, paths):
     return 0
 
 
+USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG PREFIX\n"
+         "       bench/report.py --readme FILE JSON...\n"
+         "       bench/report.py --repeat A.json B.json")
+
+
 def main(argv):
+    global MARGIN
     if len(argv) >= 3 and argv[1] == "--readme":
         return update_readme(argv[2], argv[3:]) if len(argv) > 3 else 2
-    if len(argv) != 3:
-        print("usage: bench/report.py LOG PREFIX\n"
-              "       bench/report.py --readme FILE JSON...", file=sys.stderr)
+    if len(argv) == 4 and argv[1] == "--repeat":
+        txt, (within, n) = repeat_table(argv[2], argv[3])
+        print("\n".join(txt))
+        return 0 if n and within * 10 >= n * 9 else 1
+    args, ab = argv[1:], []
+    while len(args) > 2 and args[0] in ("--null", "--margin", "--ab"):
+        opt, val = args[0], args[1]
+        args = args[2:]
+        if opt == "--null":
+            MARGIN = null_margin(val)
+        elif opt == "--margin":
+            try:
+                MARGIN = float(val) / 100
+            except ValueError:
+                MARGIN = -1
+            if not 0 <= MARGIN < 10:
+                print("report: --margin %s: a percentage from 0 to 1000" % val, file=sys.stderr)
+                return 2
+        else:
+            a, _, b = val.partition(":")
+            if not a or not b:
+                print("report: --ab %s: A:B, two schedulers' names" % val, file=sys.stderr)
+                return 2
+            ab.append((a, b))
+    if len(args) != 2:
+        print(USAGE, file=sys.stderr)
         return 2
-    path, prefix = argv[1], argv[2]
+    path, prefix = args
     log = read_log(path)
     morton = morton_figures()
     cells = build_cells(log)
     simt = sim_predictions(log, cells)
-    plot = write_reports(log, cells, simt, morton, prefix)
+    plot = write_reports(log, cells, simt, morton, prefix, ab)
     with open(prefix + ".txt", encoding="utf-8") as f:
         sys.stdout.write(f.read())
     why = draw(plot, log.kver, prefix)

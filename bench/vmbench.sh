@@ -9,7 +9,8 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/bench/results
-mkdir -p "$out" "$top/build/vmbench"
+wdir=$top/build/vmbench${TAG:-}	# each TAG its own: runs of different TAGs may boot side by side
+mkdir -p "$out" "$wdir"
 QUICK=${QUICK:-0}
 ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsync compile-vs-write compile-alone random-vs-write"
 # CAP bounds each measured run (a stopped run is projected from what it
@@ -43,11 +44,27 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
 # antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own
-# default is 0, so that the waiting path runs). VM_ICOUNT=N
-# runs the guest on qemu's instruction clock (tests/vm/boot.sh), e.g. for
-# the cost runs alone on a shared machine (the bound printed is then in
-# the guest's seconds, not the host's):
-#   DISKS= VM_ICOUNT=3 COSTREPS=3 bench/vmbench.sh KVER...
+# default is 0, so that the waiting path runs).
+# The guest runs on qemu's instruction clock (tests/vm/boot.sh's
+# VM_ICOUNT, default 0: 1 ns a guest instruction, idle time skipped; one
+# vCPU, no virtio disk, a fixed RTC and no random seed from the host): the
+# guest's time is its own, and every bound and cap above is in guest
+# seconds. Two boots of one configuration reach each run in the same state
+# (bench/guest-bench.sh's CLOCK fingerprint) until some run diverges from
+# the inside, and all later runs differ with it; so repetitions stay
+# needed, and a verdict needs a null A/B's margin (REPORT_ARGS below).
+# There each measured run starts on a fresh disk and file system
+# (FRESH=1), fio's random seed is SEED + the repetition (SEED default
+# 3400: a repetition draws the same offsets in every boot), and a
+# writer's load has put WB_MB MiB (default 64) on the disk before the
+# measured job starts. REALTIME=1 runs on the host's clock as before
+# (2 vCPUs, FRESH=0, fio's own seeds unless SEED is given).
+# VARIANT_SET="SCHED:name=value ..." sets a tunable of the scheduler named
+# (a variant from VM_EXTRA_KO, say) before each of its runs.
+# The host stamps each RES line with its wall time ("WALL ms" after it):
+# the report gives the wall time a run costs. REPORT_ARGS go to
+# bench/report.py: --null JSON (a null A/B's report: the verdicts' margin),
+# --margin PCT, --ab A:B (a table of scheduler B against A).
 if [ "$QUICK" = 1 ]; then
 	# its bound is under 10 minutes (a run with python too and 10 s caps
 	# took 13.5 minutes on a machine shared with four other VMs)
@@ -66,6 +83,13 @@ else
 	SCHEDS=${SCHEDS:-"none mq-deadline bfq anticipatory"}
 fi
 WARM=${WARM:-2} TSCALE=${TSCALE:-0.1}
+if [ "${REALTIME:-0}" = 1 ]; then
+	unset VM_ICOUNT
+	FRESH=${FRESH:-0} WB_MB=${WB_MB:-0} SEED=${SEED:-}
+else
+	export VM_ICOUNT=${VM_ICOUNT:-0} VM_NO_DISK=1
+	FRESH=${FRESH:-1} WB_MB=${WB_MB:-64} SEED=${SEED-3400}
+fi
 [ "$WORKLOADS" != all ] || WORKLOADS=$ALL	# WORKLOADS=all: every Morton workload
 [ -n "$DISKS" ] || TAG=${TAG:--cost}	# a cost-only run keeps the full results
 if [ $# -eq 0 ]; then
@@ -87,7 +111,7 @@ all=$((per_kernel * $#))
 echo "vmbench: $# kernel(s), each $runs_m Morton runs and $runs_s start-up runs:" \
 	"at most $((per_kernel / 60)) min a kernel, $((all / 60)) min in all" \
 	"($([ "$PARALLEL" = 1 ] && echo "side by side" || echo "one after the other"))" >&2
-params=$top/build/vmbench/params
+params=$wdir/params
 cat > "$params" <<P
 QUICK=$QUICK
 REPS=$REPS
@@ -112,12 +136,28 @@ DIAG=${DIAG:-0}
 TRACE=${TRACE:-0}
 COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
 RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}
+FRESH=$FRESH
+WB_MB=$WB_MB
+SEED=$SEED
+VARIANT_SET="${VARIANT_SET:-}"
 P
 export VM_PROGS="$top/build/replay-startup" VM_BENCH_FILES="$top/bench/jobs $top/bench/startup"
 TIMEOUT=$((per_kernel * 2 + 600))	# twice the bound: a hung guest still ends
 VMMEM=$((HDDMEM * 2 + 700))	# hddsim takes at most half the guest's RAM
 cpus=2
 [ "$PARALLEL" = 1 ] && cpus=1
+[ -z "${VM_ICOUNT:-}" ] || cpus=1	# one TCG thread runs them all on the instruction clock
+# stamp: each RES line followed by "WALL ms", the host's ms since the boot began
+stamp() {
+	python3 -u -c '
+import sys, time
+t0 = time.monotonic()
+for line in sys.stdin:
+    sys.stdout.write(line)
+    if line.startswith(("RES ", "VMBENCH END")):
+        sys.stdout.write("WALL %d\n" % ((time.monotonic() - t0) * 1000))
+'
+}
 one() {	# one kernel's run: log, then report
 	kver=$1
 	log=$out/vmbench-$kver${TAG:-}.log
@@ -126,16 +166,17 @@ one() {	# one kernel's run: log, then report
 	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"
 	if [ -t 2 ] && [ "$PARALLEL" != 1 ]; then
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
-			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" 2>&1 | tee -a "$log" |
+			"$top/tests/vm/boot.sh" "$kver" "$wdir" 2>&1 | stamp | tee -a "$log" |
 			grep --line-buffered '^vm:' >&2 || true
 	else
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
-			"$top/tests/vm/boot.sh" "$kver" "$top/build/vmbench" >> "$log" 2>&1 || true
+			"$top/tests/vm/boot.sh" "$kver" "$wdir" 2>&1 | stamp >> "$log" || true
 	fi
 	sed -i 's/\r$//' "$log"
 	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; return 1; }
 	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
-	python3 "$top/bench/report.py" "$log" "$out/vmbench-$kver${TAG:-}"
+	# shellcheck disable=SC2086 # REPORT_ARGS is several words
+	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
 }
 rc=0
 if [ "$PARALLEL" = 1 ]; then

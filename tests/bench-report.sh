@@ -229,6 +229,98 @@ if [ -x build/antic-sim ] && python3 bench/report.py $dir/guest.log "$out/s" > /
 else
 	ko "antic-sim's predictions (build/antic-sim built?)"
 fi
+# the verdict rule with the instrument's margin: a null A/B (one module
+# under two names, asbase here) whose repetition 1 differs by 20 % gives
+# --ab's spread; a report given it (--null) calls a difference only beyond
+# it. mq-deadline's write-vs-read at st2000dm006 made 5.1-5.3 s: its range
+# lies apart from anticipatory's 4.0-5.0 s, the medians 13 % apart.
+awk '{ print } ($1 == "RES" || $1 == "FIO") && $4 == "anticipatory" && $3 == "write-vs-read" {
+	$4 = "asbase"; if ($1 == "RES" && $5 == 1) $6 = $6 * 1.2; print }' $dir/guest2.log > "$out/null.log"
+awk '$1 == "RES" && $2 == 32 && $3 == "write-vs-read" && $4 == "mq-deadline" { $6 = 5000 + 100 * $5 } { print }' \
+	$dir/guest2.log > "$out/close.log"
+rp() { ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$@" > /dev/null 2>> "$out/ab.err"; }
+vs() {	# vs JSON: anticipatory's verdict against mq-deadline in write-vs-read at st2000dm006
+	python3 -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["results"] if (x["disk"], x["workload"], x["scheduler"])
+     == ("st2000dm006", "write-vs-read", "anticipatory")]
+print(r[0]["vs"]["mq-deadline"]["verdict"])' "$1"
+}
+if rp --ab anticipatory:asbase "$out/null.log" "$out/null" &&
+	python3 -c 'import json, sys
+ab = json.load(open(sys.argv[1]))["ab"]
+c = [x for x in ab if x["disk"] == "st2000dm006" and x["workload"] == "write-vs-read"]
+sys.exit(0 if len(c) == 1 and (c[0]["spread_pct"], c[0]["verdict"], c[0]["ratios"]) == (20.0, "same", [1.2, 1.0, 1.0]) else 1)' "$out/null.json" &&
+	grep -q '^== A/B: asbase (B) against anticipatory (A)' "$out/null.txt"; then
+	ok "--ab: a null A/B's spread, and every cell the same"
+else
+	cat "$out/ab.err"; ko "--ab: a null A/B's spread, and every cell the same"
+fi
+rp "$out/close.log" "$out/c0" && rp --null "$out/null.json" "$out/close.log" "$out/c1" &&
+	rp --margin 10 "$out/close.log" "$out/c2"
+check "verdict: ranges apart and no margin given is a win" test "$(vs "$out/c0.json")" = win
+check "verdict: within the null A/B's spread is no win" test "$(vs "$out/c1.json")" = "within noise"
+check "verdict: beyond a stated margin is a win" test "$(vs "$out/c2.json")" = win
+check "the margin in the JSON" grep -q '"margin_pct": 20.0' "$out/c1.json"
+if ! python3 bench/report.py --null "$out/c0.json" "$out/close.log" "$out/c3" > /dev/null 2> "$out/c3.err" &&
+	grep -q "c0.json: no \"ab\" cells" "$out/c3.err" && [ ! -e "$out/c3.txt" ]; then
+	ok "--null without A/B cells: an error naming the file, nothing written"
+else
+	ko "--null without A/B cells: an error naming the file, nothing written"
+fi
+# two boots: the same JSON twice repeats; one figure 3 % off is named, and
+# the run still passes (34 of 35 within 2 %); every figure 3 % off fails
+sed 's/"rep": 1, "value": 5.1,/"rep": 1, "value": 5.253,/' "$out/c0.json" > "$out/c0b.json"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    for x in r["repetitions"]:
+        x["value"] = x["value"] and x["value"] * 1.03
+json.dump(d, open(sys.argv[2], "w"))' "$out/c0.json" "$out/c0c.json"
+if python3 bench/report.py --repeat "$out/c0.json" "$out/c0.json" > "$out/rp1" &&
+	python3 bench/report.py --repeat "$out/c0.json" "$out/c0b.json" > "$out/rp2" &&
+	grep -Eq ' 1 +5.10 +5.25 +\+3.0% NO$' "$out/rp2" && grep -q '^34 of 35 within 2 %' "$out/rp2" &&
+	! python3 bench/report.py --repeat "$out/c0.json" "$out/c0c.json" > "$out/rp3" &&
+	grep -q '^0 of 35 within 2 %' "$out/rp3"; then
+	ok "--repeat: boot against boot, 2 % per repetition, 90 % of them"
+else
+	tail -n 3 "$out/rp1" "$out/rp2" "$out/rp3"; ko "--repeat: boot against boot, 2 % per repetition, 90 % of them"
+fi
+# fairness: each job's IOPS, p50, p99 from the measured run's fio JSON,
+# and its share: IOPS beside the other over IOPS alone (the fair-solo run
+# under the same scheduler); a guest log made here, two repetitions
+python3 - "$out/fair.log" <<'PY'
+import json, sys
+def job(name, d, iops, p50, p99):
+    io = {"io_bytes": 0, "io_kbytes": 0, "bw_bytes": 0, "bw": 0, "iops": 0, "runtime": 0, "total_ios": 0,
+          "clat_ns": {"percentile": {}}}
+    x = dict(io, iops=iops, total_ios=int(iops * 10), runtime=10000,
+             clat_ns={"percentile": {"50.000000": p50 * 1e6, "99.000000": p99 * 1e6}})
+    return {"jobname": name, "job_runtime": 10000, "read": x if d == "r" else io, "write": x if d == "w" else io}
+runs = [("fair-aio", [job("writer", "w", 5, 200, 300), job("reader", "r", 150, 80, 350)]),
+        ("fair-solo-writer", [job("writer", "w", 100, 10, 12)]),
+        ("fair-solo-aio", [job("reader", "r", 200, 70, 90)])]
+with open(sys.argv[1], "w") as f:
+    f.write("vm: kernel 6.12.0-test, 1 cpus, quick=0 reps=2 cap=10s (compile 90s, start-up 10s) "
+            "disks=sata7200:1 warm=2s time_scale=0.1\nDISK sata7200 1\n")
+    for rep in (1, 2):
+        for w, jobs in runs:
+            f.write("RES 1 %s mq-deadline %d 10300 1 90 100 1000 10000 900 0\nWALL %d\n" % (w, rep, rep * 1000))
+            if rep == 2:  # the second repetition's reader got 170 IOPS beside the writer
+                jobs = [dict(j, read=dict(j["read"], iops=170)) if j["jobname"] == "reader" and w == "fair-aio"
+                        else j for j in jobs]
+            f.write("FIO 1 %s mq-deadline %d measured %s\n" % (w, rep, json.dumps({"jobs": jobs})))
+PY
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/fair.log" "$out/f" > /dev/null 2> "$out/f.err" &&
+	python3 -c 'import json, sys
+f = {x["job"]: x for x in json.load(open(sys.argv[1]))["fairness"]}
+ok = (f["reader"]["iops"], f["reader"]["p50_ms"], f["reader"]["p99_ms"], f["reader"]["share"]) == (160.0, 80.0, 350.0, 0.8) \
+    and (f["writer"]["iops"], f["writer"]["share"]) == (5.0, 0.05) and len(f) == 2
+sys.exit(0 if ok else 1)' "$out/f.json" && grep -q '^== fairness on the raw disk' "$out/f.txt" &&
+	grep -q '^wall time per run (host s): median 0.0 \[0.0-1.0\] over 5 runs' "$out/f.txt"; then
+	ok "fairness: IOPS, p50, p99 and share of the disk per job; wall time per run"
+else
+	cat "$out/f.err"; sed -n '/== the instrument/,$p' "$out/f.txt"; ko "fairness: IOPS, p50, p99 and share of the disk per job; wall time per run"
+fi
 # guest-bench.sh's order of the schedulers: rotated by one per repetition
 rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
 order=$(SCHEDS="a b c" sh -c "$rot"'

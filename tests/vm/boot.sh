@@ -114,7 +114,10 @@ if [ -n "${VM_BENCH_FILES:-}" ]; then
 	for f in $VM_BENCH_FILES; do cp -r "$f" "$ir/bench/"; done
 fi
 chmod +x "$ir/init"
-(cd "$ir" && find . | cpio -o -H newc --quiet) | gzip -1 > "$work/initramfs.gz"
+# the same bytes from the same files: fixed times, order and inode numbers
+# (the guest's clock counts the instructions that unpack it)
+find "$ir" -exec touch -h -d @1767225600 {} +
+(cd "$ir" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible) | gzip -n -1 > "$work/initramfs.gz"
 
 disk=$work/disk.img
 rm -f "$disk"
@@ -123,16 +126,44 @@ truncate -s 512M "$disk"
 
 # VM_ICOUNT=N: the guest's clock counts its instructions, 2^N ns each
 # (one TCG thread, idle time skipped): a measure of work that the host's
-# load does not move, for comparing what schedulers cost
-accel="-accel tcg,thread=multi"
+# load does not move. What else the guest could take from the host is
+# fixed with it: the RTC starts at VM_RTC_BASE and runs on the guest's
+# clock; what qemu draws for the guest (RDRAND, a random seed in
+# setup_data) comes from a fixed seed, machine type 7.1 passes no seed in
+# setup_data anyway, and the kernel credits neither RDRAND nor a boot
+# loader's seed; no address-space randomisation; no network card, and
+# VM_NO_DISK=1 leaves out the virtio disk: their events come at moments
+# the host's timing decides. So could the console's, were it a pipe (a
+# write its reader has not drained completes later, in the host's time):
+# the serial port writes to a file instead, which this script follows.
+accel="-accel tcg,thread=multi" machine='' rtc='' append=''
 if [ -n "${VM_ICOUNT:-}" ]; then
-	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off"
-	echo "vm: instruction clock: icount shift=$VM_ICOUNT"
+	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off,align=off"
+	machine="-M pc-i440fx-7.1 -seed 34 -nodefaults"
+	rtc="-rtc base=${VM_RTC_BASE:-2026-01-01T00:00:00},clock=vm"
+	append=" random.trust_cpu=off random.trust_bootloader=off norandmaps"
+	echo "vm: instruction clock: icount shift=$VM_ICOUNT rtc=${VM_RTC_BASE:-2026-01-01T00:00:00}"
 fi
+drive="-drive file=$disk,if=virtio,format=raw,cache=writeback"
+[ "${VM_NO_DISK:-0}" != 1 ] || drive=
 echo "vm: booting $kver"
-# shellcheck disable=SC2086 # $accel is several words
-timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $accel -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
+if [ -n "${VM_ICOUNT:-}" ]; then
+	con=$work/console.log
+	: > "$con"
+	# shellcheck disable=SC2086 # $accel, $machine, $rtc, $drive are several words
+	timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $machine $accel $rtc -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
+		-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
+		-append "console=ttyS0 quiet panic=-1$append" \
+		$drive \
+		-display none -serial file:"$con" -no-reboot </dev/null &
+	qpid=$!
+	tail -n +1 -f --pid=$qpid "$con"
+	wait $qpid || echo "vm: qemu exit $?"
+	exit 0
+fi
+# shellcheck disable=SC2086 # $accel, $machine, $rtc, $drive are several words
+timeout "${VM_TIMEOUT:-900}" qemu-system-x86_64 $machine $accel $rtc -m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.gz" \
-	-append "console=ttyS0 quiet panic=-1" \
-	-drive file="$disk",if=virtio,format=raw,cache=writeback \
+	-append "console=ttyS0 quiet panic=-1$append" \
+	$drive \
 	-nographic -no-reboot </dev/null || echo "vm: qemu exit $?"
