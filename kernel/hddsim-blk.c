@@ -198,6 +198,9 @@ static u32 hddsim_rand(struct hddsim_dev *d)
 
 /* ---- data ---- */
 
+static bool hddsim_clean(struct hddsim_dev *d);
+static void hddsim_drop_overlay(struct hddsim_dev *d);
+
 /*
  * A page for the media or the overlay, or NULL: memory is short, or
  * fail_alloc_ppm says to act as if it were. Caller holds data_lock.
@@ -218,26 +221,9 @@ static struct page *hddsim_alloc_page(struct hddsim_dev *d)
 }
 
 /*
- * Room under mem_mb for @need more pages (media and overlay together);
- * caller holds data_lock. BLK_STS_NOSPC when they do not fit even once
- * the overlay has emptied (the data itself is past mem_mb), else
- * BLK_STS_RESOURCE while the overlay fills the rest: its pages go as the
- * cache destages, and blk-mq sends the request again.
- */
-static blk_status_t hddsim_room(struct hddsim_dev *d, unsigned int need)
-{
-	u64 media = atomic64_read(&d->mem_pages);
-
-	if (media + need > d->mem_limit_pages)
-		return BLK_STS_NOSPC;
-	if (media + d->ovl_pages + need > d->mem_limit_pages)
-		return BLK_STS_RESOURCE;
-	return BLK_STS_OK;
-}
-
-/*
- * The media's page at @idx, made (zeroed) if missing and @alloc, within
- * mem_mb; caller holds data_lock. *@st says why there is none.
+ * The media's page at @idx, made (zeroed) if missing and @alloc (the
+ * caller has checked mem_mb: hddsim_space); caller holds data_lock.
+ * *@st says why there is none.
  */
 static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
 				blk_status_t *st)
@@ -247,9 +233,6 @@ static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
 	*st = BLK_STS_OK;
 	if (page || !alloc)
 		return page;
-	*st = hddsim_room(d, 1);
-	if (*st != BLK_STS_OK)
-		return NULL;
 	*st = BLK_STS_RESOURCE;
 	page = hddsim_alloc_page(d);
 	if (!page)
@@ -282,8 +265,8 @@ static void hddsim_to_page(struct page *page, unsigned int off,
  * has one, so that the overlay stays the newest. Every overlay page has
  * its media page, made with it: a destage lands without allocating, so
  * it cannot fail for want of memory once the cache has acknowledged it.
- * Fails with BLK_STS_NOSPC past mem_mb, BLK_STS_RESOURCE when memory is
- * short for now.
+ * Fails with BLK_STS_RESOURCE when memory is short (hddsim_space has
+ * checked mem_mb).
  */
 static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 				 unsigned int boff, u64 pos, unsigned int n,
@@ -318,9 +301,6 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 		if (!page && zeros)
 			return BLK_STS_OK;
 		/* the overlay's page and, if missing, the media's it lands in */
-		st = hddsim_room(d, page ? 1 : 2);
-		if (st != BLK_STS_OK)
-			return st;
 		if (!page) {
 			page = hddsim_page(d, idx, true, &st);
 			if (!page)
@@ -357,6 +337,93 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 	return BLK_STS_OK;
 }
 
+/*
+ * A write's pieces, page by page: for each page it touches with data
+ * (@nonzero: a piece of it is not all zeros), what it makes and holds.
+ */
+struct hddsim_need {
+	u64 media;	/* media pages it makes */
+	u64 ovl;	/* overlay pages it makes */
+	u64 held;	/* overlay pages it holds, made or found */
+};
+
+static void hddsim_need_page(struct hddsim_dev *d, pgoff_t idx, bool nonzero,
+			     bool cached, struct hddsim_need *need)
+{
+	bool media = !!xa_load(&d->pages, idx), ovl = !!xa_load(&d->ovl, idx);
+
+	if (!cached) {
+		need->media += !media && nonzero;
+		return;
+	}
+	if (!ovl && !media && !nonzero)
+		return;		/* zeros over nothing */
+	need->held++;
+	need->ovl += !ovl;
+	need->media += !media;
+}
+
+/*
+ * mem_mb bounds the media's pages and the overlay's together. A write
+ * that would pass it even once every other overlay page has gone fails
+ * for good (BLK_STS_NOSPC); one that waits only for the cache to destage
+ * goes back to blk-mq to be sent again (BLK_STS_RESOURCE). With nothing
+ * left to destage, what the overlay holds is the media's data or that of
+ * writes that failed or wait to be sent again, none acknowledged: it is
+ * dropped (their next try makes their pages anew). Caller holds data_lock.
+ */
+static blk_status_t hddsim_space(struct hddsim_dev *d, struct request *rq,
+				 bool cached)
+{
+	struct hddsim_need need;
+	struct req_iterator iter;
+	struct bio_vec bv;
+	bool nonzero;
+	pgoff_t cur;
+	u64 media;
+	u64 pos;
+	void *buf;
+
+again:
+	memset(&need, 0, sizeof(need));
+	pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	cur = ULONG_MAX;
+	nonzero = false;
+	rq_for_each_segment(bv, rq, iter) {
+		unsigned int done = 0;
+
+		while (done < bv.bv_len) {
+			unsigned int n = min_t(unsigned int, bv.bv_len - done,
+					       PAGE_SIZE - offset_in_page(pos));
+
+			if (pos >> PAGE_SHIFT != cur) {
+				if (cur != ULONG_MAX)
+					hddsim_need_page(d, cur, nonzero, cached, &need);
+				cur = pos >> PAGE_SHIFT;
+				nonzero = false;
+			}
+			if (!nonzero) {
+				buf = bvec_kmap_local(&bv);
+				nonzero = memchr_inv(buf + done, 0, n);
+				kunmap_local(buf);
+			}
+			done += n;
+			pos += n;
+		}
+	}
+	if (cur != ULONG_MAX)
+		hddsim_need_page(d, cur, nonzero, cached, &need);
+	media = atomic64_read(&d->mem_pages) + need.media;
+	if (media + need.held > d->mem_limit_pages)
+		return BLK_STS_NOSPC;
+	if (media + d->ovl_pages + need.ovl <= d->mem_limit_pages)
+		return BLK_STS_OK;
+	if (!hddsim_clean(d))
+		return BLK_STS_RESOURCE;
+	hddsim_drop_overlay(d);
+	goto again;
+}
+
 /* Copy one request's data; caller holds data_lock. */
 static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq,
 				bool cached)
@@ -372,6 +439,11 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq,
 			rq_for_each_segment(bv, rq, iter)
 				memzero_bvec(&bv);
 		return BLK_STS_OK;
+	}
+	if (write) {
+		st = hddsim_space(d, rq, cached);
+		if (st != BLK_STS_OK)
+			return st;
 	}
 	rq_for_each_segment(bv, rq, iter) {
 		unsigned int done = 0;
@@ -951,11 +1023,12 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 		st = hddsim_copy(d, rq, c->cached);
 	if (st != BLK_STS_OK) {
 		/*
-		 * Overlay pages this write made (or found) that no held
-		 * write needs go: they hold the media's data, or this
-		 * failed write's.
+		 * A write that fails for good (past mem_mb): overlay pages
+		 * it made (or found) that no held write needs go, as they
+		 * hold the media's data or this failed write's. One blk-mq
+		 * sends again keeps them, so that its next try gets further.
 		 */
-		if (c->cached)
+		if (c->cached && st == BLK_STS_NOSPC)
 			hddsim_ovl_release(d, c->cmd.sector, c->cmd.nr);
 		if (st == BLK_STS_RESOURCE)
 			d->alloc_failures++;
