@@ -281,6 +281,14 @@ t_hddsim_load() {
 	modprobe hddsim rpm=1 2>/dev/null && { echo "took rpm=1"; rmmod hddsim; return 1; }
 	modprobe hddsim mem_mb=100000 2>/dev/null && { echo "took mem_mb=100000"; rmmod hddsim; return 1; }
 	modprobe hddsim capacity=12q 2>/dev/null && { echo "took capacity=12q"; rmmod hddsim; return 1; }
+	# at most 1024t: 8 EiB overflows the block device's size, and a
+	# suffix must not wrap a number round to something small
+	for c in 1025t 8388608t 16777217t 99999999999999999999 1tt; do
+		modprobe hddsim capacity=$c nodata=1 2>/dev/null && { echo "took capacity=$c"; rmmod hddsim; return 1; }
+	done
+	modprobe hddsim capacity=1024t nodata=1 || { echo "refused capacity=1024t"; return 1; }
+	[ "$(cat $H/size)" = 2199023255552 ] || { echo "1024t: size $(cat $H/size)"; rmmod hddsim; return 1; }
+	rmmod hddsim || return 1
 	modprobe hddsim profile=ide2004 2>/dev/null && { echo "took profile=ide2004"; rmmod hddsim; return 1; }
 	modprobe hddsim ncq_age_ms=60001 2>/dev/null && { echo "took ncq_age_ms=60001"; rmmod hddsim; return 1; }
 	# a profile is core's preset: 40 GB and 128 KiB requests, as antic-sim's disk=ide2003
@@ -705,6 +713,7 @@ t_wcache_sysfs() {
 	modprobe hddsim profile=ide2003 mem_mb=16 || return 1
 	[ "$(cat $P/write_cache)" = 0 ] && [ "$(cat $q/write_cache)" = "write through" ] || { rmmod hddsim; return 1; }
 	echo 1 > $P/write_cache 2>/dev/null && { echo "ide2003 took write_cache=1"; rmmod hddsim; return 1; }
+	[ "$(cat $q/write_cache)" = "write through" ] || { echo "refused, yet the queue says $(cat $q/write_cache)"; rmmod hddsim; return 1; }
 	rmmod hddsim || return 1
 	# as parameters: refused when the model would refuse them
 	modprobe hddsim write_cache=2 2>/dev/null && { echo "took write_cache=2"; rmmod hddsim; return 1; }
