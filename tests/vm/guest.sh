@@ -882,26 +882,27 @@ bounded() {
 	wait $bp
 }
 
-# Requeues under scheduler $1 on hddsim0: 30 % of its commands are given
+# Requeues under scheduler $1 on hddsim0: half of its commands are given
 # back to blk-mq (blk_mq_requeue_request, the path SCSI's error handling
 # retries a command by; every other one prepared, as SCSI's are, so that
-# blk-mq sends it around the scheduler). A sequential reader beside
-# readers that read once every 3 s (each may be the process anticipation
-# waits for when its request comes back) and a verifying writer. fio
-# must end within 60 s, data verify, no read wait 1.5 s (a scheduler
+# blk-mq sends it around the scheduler). A sequential reader beside four
+# readers that read once every 4 s (each may be the process anticipation
+# waits for when its request comes back) and a verifying writer, 9 s.
+# fio must end within 60 s, data verify, no read wait 2 s (a scheduler
 # waiting for the completion of a request that went around it is not
-# told of it, and stalls everyone until that process reads again),
-# and nothing stay queued or in flight.
+# told of it, and stalls everyone until that process reads again, 4 s
+# later; under TCG on a loaded host a read has waited 1.1 s without
+# it), and nothing stay queued or in flight.
 t_requeue() {
 	s=$1 h=/sys/block/hddsim0
 	echo "$s" > $h/queue/scheduler || return 1
 	r0=$(hs hddsim0 requeues)
-	echo 300000 > $h/hddsim/requeue_ppm || return 1
+	echo 500000 > $h/hddsim/requeue_ppm || return 1
 	bounded 60 fio --output-format=terse --terse-version=3 \
 		--name=seq --filename=/dev/hddsim0 --rw=read --bs=4k --direct=1 --ioengine=psync \
-		--size=512m --time_based --runtime=5 \
+		--size=512m --time_based --runtime=9 \
 		--name=thinker --filename=/dev/hddsim0 --rw=randread --bs=4k --direct=1 --ioengine=psync \
-		--offset=1g --size=1g --thinktime=3000000 --numjobs=3 --time_based --runtime=5 \
+		--offset=1g --size=1g --thinktime=4000000 --numjobs=4 --time_based --runtime=9 \
 		--name=v --filename=/dev/hddsim0 --rw=randwrite --bs=4k-64k --direct=1 --ioengine=libaio \
 		--iodepth=4 --offset=2g --size=8m --verify=crc32c --verify_fatal=1 > /tmp/rq.out 2>&1
 	rc=$?
@@ -925,7 +926,7 @@ t_requeue() {
 	fi
 	echo "requeue $s: $n requeues, longest read $worst ms"
 	echo "detail: $n requeues, longest read $worst ms"
-	[ "$n" -gt 10 ] && [ -n "$worst" ] && [ "$worst" -lt 1500 ]
+	[ "$n" -gt 10 ] && [ -n "$worst" ] && [ "$worst" -lt 2000 ]
 }
 
 # mem_mb bounds all of hddsim's memory with the write cache on: a write
