@@ -5,12 +5,33 @@
 # (block/'s internal headers, checkpatch.pl), qemu, busybox-static, fio, blktrace,
 # e2fsprogs; and for Debian's newest kernel (7.x), a chroot of its
 # Debian release with its headers, source and gcc, and its image for the
-# VM tests (kernel/chroot.conf says where). Run as root (or through sudo).
+# VM tests (kernel/chroot.conf says where).
+#
+# Usage: ./setup.sh [--sim]
+#   --sim   only what the simulator and `make demo` need (the compiler)
+# Run it as root or as a user who may use sudo: it runs itself again
+# through sudo when it is not root. Running it again is harmless.
 set -eu
-[ "$(id -u)" -eq 0 ] || { echo "setup.sh: run as root (sudo ./setup.sh)" >&2; exit 1; }
+case "${1-}" in
+--sim) sim_only=1 ;;
+'') sim_only=0 ;;
+*) echo "setup.sh: unknown argument '$1' (usage: ./setup.sh [--sim])" >&2; exit 2 ;;
+esac
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		exec sudo -- sh "$0" "$@"
+	fi
+	echo "setup.sh: installing packages needs root, and sudo is not installed: run it as root" >&2
+	exit 1
+fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev \
+apt-get install -y -q --no-install-recommends build-essential make gcc libc6-dev
+if [ "$sim_only" -eq 1 ]; then
+	echo "setup.sh: the compiler is installed; 'make demo' runs the demonstration"
+	exit 0
+fi
+apt-get install -y -q --no-install-recommends \
 	linux-headers-amd64 linux-headers-6.12-amd64 \
 	qemu-system-x86 busybox-static fio fio-examples e2fsprogs cpio kmod xz-utils gzip perl python3 gnuplot-nox blktrace valgrind \
 	debootstrap debian-archive-keyring

@@ -2,7 +2,8 @@
 """Turns a vmbench log into PREFIX.txt (tables), PREFIX.json and, when
 gnuplot is installed, PREFIX.png and PREFIX.svg, with antic-sim's
 predictions for the same workloads, disks and loads beside the kernel's
-figures; and writes README's head-to-head section from such JSON files.
+figures; and writes the head-to-head section of docs/results.md from
+such JSON files.
 
 The log is the guest's console (bench/guest-bench.sh): DISK, RES, SREPLAY,
 COST and SIZE lines, and fio's JSON documents, each on a line of its own
@@ -19,8 +20,9 @@ range reaches up without end), else "within noise"; a cell of one run has
 no range, and no verdict ("one run").
 
 Usage: bench/report.py LOG PREFIX (ANTIC_SIM: another antic-sim binary)
-       bench/report.py --readme README.md JSON...  (rewrites the section
-       between README's vmbench markers from the reports' JSON)"""
+       bench/report.py --readme FILE JSON...  (rewrites the section
+       between FILE's vmbench markers, as in docs/results.md, from the
+       reports' JSON)"""
 
 import gzip
 import json
@@ -898,10 +900,10 @@ def draw(plot, kver, prefix):
     return None
 
 
-# ---- README's head-to-head section, from the reports' JSON
+# ---- the head-to-head section (docs/results.md), from the reports' JSON
 
 def readme_section(docs):
-    """The markdown between README's vmbench markers: per kernel the
+    """The markdown between the vmbench markers: per kernel the
     tables of medians and ranges, the start-up table, the simulator's
     error, and what a user with a desktop hard disk should take from it,
     every figure from @docs (the reports' JSON)."""
@@ -1042,7 +1044,7 @@ def main(argv):
         return update_readme(argv[2], argv[3:]) if len(argv) > 3 else 2
     if len(argv) != 3:
         print("usage: bench/report.py LOG PREFIX\n"
-              "       bench/report.py --readme README.md JSON...", file=sys.stderr)
+              "       bench/report.py --readme FILE JSON...", file=sys.stderr)
         return 2
     path, prefix = argv[1], argv[2]
     log = read_log(path)

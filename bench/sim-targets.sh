@@ -21,21 +21,21 @@ for d in $DISKS; do
 			e=$(basename "$f" .fio)
 			base="$OUT.tmp/$d-q$q-$e"
 			"$SIM" --quiet --output-format json --set disk="$d" --set queue_depth="$q" \
-				--output "$base-all.json" "$f"
+				--output "$base-all.json" "$f" || [ $? -eq 3 ]
 			for v in no-inflight:antic_in_flight=0 no-bound:write_bound=0 \
 				no-syncw:sync_write_expire=0 no-share:share_window=0 \
 				no-newcomer:newcomer_expire=0 no-plug:newcomer_plug=0; do
 				"$SIM" --quiet --output-format json --scheduler anticipatory \
 					--set disk="$d" --set queue_depth="$q" --set "${v#*:}" \
-					--output "$base-${v%%:*}.json" "$f"
+					--output "$base-${v%%:*}.json" "$f" || [ $? -eq 3 ]
 			done
 			"$SIM" --quiet --output-format json --scheduler anticipatory \
 				--set disk="$d" --set queue_depth="$q" --set antic_in_flight=0 \
 				--set write_bound=0 --set sync_write_expire=0 --set share_window=0 \
-				--set newcomer_expire=0 --output "$base-none.json" "$f"
+				--set newcomer_expire=0 --output "$base-none.json" "$f" || [ $? -eq 3 ]
 			if [ -n "$BASE" ]; then
 				"$BASE" --quiet --output-format json --scheduler anticipatory \
-					--set disk="$d" --set queue_depth="$q" --output "$base-base.json" "$f"
+					--set disk="$d" --set queue_depth="$q" --output "$base-base.json" "$f" || [ $? -eq 3 ]
 			fi
 		done
 	done

@@ -45,6 +45,9 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	/* ms; at most read_expire turns it off */
 	{ "start_read_expire", offsetof(struct as_tunables, start_read_expire),
 	  0, 60000, MS },
+	/* ms, as mq-deadline's; 0 turns aging off (a lower class may starve) */
+	{ "prio_aging_expire", offsetof(struct as_tunables, prio_aging_expire),
+	  0, 600000, MS },
 };
 #undef MS
 
@@ -70,6 +73,10 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits ended by a newcomer's read"),
 	AS_CNT("ended_far", antic_end[AS_END_FAR],
 	       "waits on a far seeker ended by another process's sync request"),
+	AS_CNT("ended_requeue", antic_end[AS_END_REQUEUE],
+	       "waits ended because the drive gave the process's request back"),
+	AS_CNT("ended_class", antic_end[AS_END_CLASS],
+	       "waits ended by a request of a higher I/O priority class"),
 	/*
 	 * break_reason() never gives deadline for a wait not yet started
 	 * (an expired FIFO is served before anticipation is considered):
@@ -136,6 +143,14 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "times a write batch was cut short for a program starting"),
 	AS_CNT("start_fifo_waits", start_fifo_waits,
 	       "looks at the read FIFO that left a load's expired read for a program starting"),
+	AS_CNT("requeues", requeues,
+	       "dispatched requests the drive gave back (requeued)"),
+	AS_CNT("rt_dispatched", rt_dispatched,
+	       "real-time class requests dispatched"),
+	AS_CNT("idle_dispatched", idle_dispatched,
+	       "idle class requests dispatched"),
+	AS_CNT("aged_dispatched", aged_dispatched,
+	       "requests of a lower class sent first, past prio_aging_expire"),
 };
 #undef AS_CNT
 
@@ -172,6 +187,7 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->newcomer_expire = 8000 * ANTIC_NSEC_PER_MSEC;
 	t->newcomer_plug = 2;
 	t->start_read_expire = 1000 * ANTIC_NSEC_PER_MSEC;
+	t->prio_aging_expire = 10000 * ANTIC_NSEC_PER_MSEC;	/* mq-deadline's */
 	as_fit_device(t, rotational);
 }
 
@@ -185,12 +201,15 @@ static u32 initial_write_batch(const struct as_tunables *t)
 
 void as_init(struct as_sched *as, const struct as_tunables *t)
 {
-	int d;
+	int c, d;
 
 	*as = (struct as_sched){ 0 };
 	as->tun = *t;
-	for (d = 0; d < ANTIC_NR_DIRS; d++)
+	for (d = 0; d < ANTIC_NR_DIRS; d++) {
 		antic_queue_init(&as->q[d]);
+		for (c = 0; c < ANTIC_NR_CLASSES - 1; c++)
+			antic_queue_init(&as->lq[c][d]);
+	}
 	as->batch_dir = ANTIC_SYNC;
 	as->write_batch_count = initial_write_batch(t);
 	as->write_k = AS_WRITE_K_START;
@@ -204,9 +223,32 @@ void as_set_tunables(struct as_sched *as, const struct as_tunables *t)
 	as->holding = false;	/* a kept write batch is judged afresh */
 }
 
-u32 as_queued(const struct as_sched *as)
+/* Best-effort requests queued: the queues the batches and the elevator serve. */
+static u32 be_queued(const struct as_sched *as)
 {
 	return as->q[ANTIC_SYNC].count + as->q[ANTIC_ASYNC].count;
+}
+
+/* Requests of the real-time or the idle @class queued. */
+static u32 class_queued(const struct as_sched *as, int class)
+{
+	const struct antic_queue *q = as->lq[class - 1];
+
+	return q[ANTIC_SYNC].count + q[ANTIC_ASYNC].count;
+}
+
+u32 as_queued(const struct as_sched *as)
+{
+	return be_queued(as) + class_queued(as, ANTIC_CLASS_RT) +
+	       class_queued(as, ANTIC_CLASS_IDLE);
+}
+
+/* The queue that holds @rq: its class's, by direction (rq->queue). */
+static struct antic_queue *home(struct as_sched *as, const struct antic_rq *rq)
+{
+	return rq->prio_class == ANTIC_CLASS_BE ?
+		       &as->q[rq->queue] :
+		       &as->lq[rq->prio_class - 1][rq->queue];
 }
 
 /* One 7/8-decayed fixed-point sample: the statistic every mean here uses. */
@@ -293,7 +335,7 @@ static bool close_to_head(const struct as_sched *as,
 	return dist <= seek_mean;
 }
 
-/* ---- the newcomer favour (docs/architecture.md) ---- */
+/* ---- the newcomer favour (docs/design.md) ---- */
 
 /* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
 static bool burst_large(const struct as_sched *as, u32 id)
@@ -572,7 +614,7 @@ bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 	return true;
 }
 
-/* ---- the depth-32 rules: helpers (docs/architecture.md) ---- */
+/* ---- the depth-32 rules: helpers (docs/design.md) ---- */
 
 /*
  * The read batch has run its time (timed from its first completion) and
@@ -778,9 +820,12 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 	    p->have_completion && !p->nr_in_flight &&
 	    now >= p->last_completion + as->tun.antic_expire)
 		return AS_END_TIMEOUT;
-	/* an exited P is judged by the exit statistics below */
+	/*
+	 * an exited P is judged by the exit statistics below; a real-time P
+	 * outranks any newcomer (the favour is best effort's order)
+	 */
 	if (rq && rq->newcomer && as->tun.newcomer_expire && !p->exited &&
-	    !favoured(as, p, now))
+	    as->antic_class == ANTIC_CLASS_BE && !favoured(as, p, now))
 		return AS_END_NEWCOMER;
 	others = p->nr_queued + p->nr_in_flight;
 	if (!as->antic_rq_done && others)
@@ -857,10 +902,51 @@ static void start_note(struct as_sched *as, const struct antic_proc *p,
 	as->start_chain_until = antic_max64(as->start_chain_until, until);
 }
 
+/*
+ * A real-time or idle-class request: queued in its class's queues, in the
+ * process's history as any other. The idle class touches no wait and no
+ * batch: it goes only when the disk is free of the others. A real-time
+ * one ends a wait on a process of a lower class at once; a wait on a
+ * real-time process it may end as any other request would.
+ */
+static void class_add(struct as_sched *as, struct antic_rq *rq, u64 now)
+{
+	int dir = rq->sync ? ANTIC_SYNC : ANTIC_ASYNC;
+
+	antic_queue_admit(&as->lq[rq->prio_class - 1][dir], rq, as->seq++,
+			  now, dir == ANTIC_SYNC ? as->tun.read_expire :
+						   as->tun.write_expire, (u8)dir);
+	rq->newcomer = false;
+	if (rq->proc) {
+		if (rq->sync)
+			update_history(as, rq->proc, rq, now);
+		rq->proc->nr_queued++;
+	}
+	if (rq->prio_class == ANTIC_CLASS_IDLE)
+		return;
+	as->other_busy = now;
+	as->idle_open = false;
+	if (waiting(as)) {
+		int reason = as->antic_class == ANTIC_CLASS_RT ?
+				     break_reason(as, rq, now) : AS_END_CLASS;
+
+		if (reason >= 0)
+			end_wait(as, reason);
+	}
+}
+
 void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 {
 	int dir = rq->sync ? ANTIC_SYNC : ANTIC_ASYNC;
 
+	if (ANTIC_WARN_ON(rq->prio_class >= ANTIC_NR_CLASSES))
+		rq->prio_class = ANTIC_CLASS_BE;
+	if (rq->prio_class != ANTIC_CLASS_BE) {
+		class_add(as, rq, now);
+		return;
+	}
+	as->other_busy = now;
+	as->idle_open = false;
 	antic_queue_admit(&as->q[dir], rq, as->seq++, now,
 			  dir == ANTIC_SYNC ? as->tun.read_expire :
 					      as->tun.write_expire, (u8)dir);
@@ -906,12 +992,16 @@ static bool wait_req_timed(const struct as_sched *as)
 	       !as->changed_batch && !antic_queue_empty(&as->q[ANTIC_ASYNC]);
 }
 
+static bool idle_may_go(struct as_sched *as, u64 now);
+
 void as_handle_expiry(struct as_sched *as, u64 now)
 {
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT && now >= wait_deadline(as))
 		end_wait(as, AS_END_TIMEOUT);
 	else if (wait_req_timed(as) && now > as->batch_expires)
 		end_wait(as, AS_END_DEADLINE);
+	if (class_queued(as, ANTIC_CLASS_IDLE))
+		idle_may_go(as, now);
 }
 
 /*
@@ -1249,39 +1339,37 @@ static void start_batch(struct as_sched *as, u64 now)
 	}
 }
 
-static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
-			     u64 now)
+/* @rq, of any class, leaves its queue for the drive: the counts every class keeps. */
+static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
 {
 	int dir = rq->queue;
 
-	antic_queue_del(&as->q[dir], rq);
-	if (rq->newcomer)
-		ANTIC_DEC(as->new_queued);
+	antic_queue_del(home(as, rq), rq);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
 		rq->proc->nr_in_flight++;
 		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
-	if (!as->served_started)
-		share_charge(as, now);	/* the share rule's clock starts */
 	as->nr_dispatched++;
 	/* bfq's test for a queueing drive; blk-mq sends no more than the tags plus one */
 	if (as->nr_dispatched >= 3)
 		as->drive_queues = true;
-	as->holding = false;
 	rq->dispatch_time = now;
 	rq->loaded = as->in_flight[ANTIC_ASYNC] > 0;
 	as->in_flight[dir]++;
 	as->cnt.dispatched[dir]++;
-	if (dir == ANTIC_SYNC) {
-		/* in case we anticipate after this one */
-		as->antic_proc = rq->proc;
-		as->antic_rq_done = false;
+	/* in case we anticipate after this one: a sync request of a class that idles */
+	as->antic_proc = dir == ANTIC_SYNC &&
+			 rq->prio_class != ANTIC_CLASS_IDLE ? rq->proc : NULL;
+	as->antic_rq_done = false;
+	as->antic_class = rq->prio_class;
+	if (rq->prio_class == ANTIC_CLASS_IDLE) {
+		as->idle_in_flight++;
 	} else {
-		as->antic_proc = NULL;
-		if (as->current_write_count)
-			ANTIC_DEC(as->current_write_count);
+		as->other_busy = now;
+		as->idle_open = false;
+		as->rt_in_flight += rq->prio_class == ANTIC_CLASS_RT;
 	}
 	if (as->have_last_end && rq->sector != as->head) {
 		as->cnt.seeks++;
@@ -1293,6 +1381,20 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
 	as->head = antic_rq_end(rq);
 	as->have_last_end = true;
 	as->antic_state = AS_ANTIC_OFF;
+}
+
+/* A best-effort request to the drive: its class's counts and the batch's. */
+static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
+			     u64 now)
+{
+	if (rq->newcomer)
+		ANTIC_DEC(as->new_queued);
+	if (!as->served_started)
+		share_charge(as, now);	/* the share rule's clock starts */
+	as->holding = false;
+	to_drive(as, rq, now);
+	if (rq->queue == ANTIC_ASYNC && as->current_write_count)
+		ANTIC_DEC(as->current_write_count);
 }
 
 /* as_dispatch with something queued */
@@ -1402,10 +1504,134 @@ dispatch:
 	return ANTIC_DISPATCH;
 }
 
+/*
+ * May the idle class go: the other classes have nothing queued or at the
+ * drive, no wait holds the disk, and AS_IDLE_GRACE has passed since they
+ * last had (or an idle request has waited prio_aging_expire). Opens the
+ * gate once so; any other request closes it (other_busy). The gate, not
+ * a clock, is what has_work reads.
+ */
+static bool idle_may_go(struct as_sched *as, u64 now)
+{
+	const struct antic_rq *head = as->lq[ANTIC_CLASS_IDLE - 1][ANTIC_SYNC].fifo_head;
+	const struct antic_rq *whead = as->lq[ANTIC_CLASS_IDLE - 1][ANTIC_ASYNC].fifo_head;
+	u64 aging = as->tun.prio_aging_expire;
+
+	if (as->idle_open || waiting(as))
+		return as->idle_open;
+	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&
+	    as->nr_dispatched == as->idle_in_flight &&
+	    now >= as->other_busy + AS_IDLE_GRACE)
+		as->idle_open = true;
+	if (aging && ((head && now >= head->add_time + aging) ||
+		      (whead && now >= whead->add_time + aging)))
+		as->idle_open = true;
+	return as->idle_open;
+}
+
+/*
+ * The next request of the real-time or idle @class: its reads before its
+ * writes, unless the oldest write is past its deadline; within them the
+ * FIFO's head once past its deadline, else the nearest ahead of the head
+ * (wrapping), as a one-way elevator.
+ */
+static struct antic_rq *class_next(struct as_sched *as, int class, u64 now)
+{
+	struct antic_queue *q = as->lq[class - 1];
+	const struct antic_rq *w = q[ANTIC_ASYNC].fifo_head;
+	int dir = antic_queue_empty(&q[ANTIC_SYNC]) ||
+			  (w && now > w->fifo_time) ? ANTIC_ASYNC : ANTIC_SYNC;
+	struct antic_rq *rq = q[dir].fifo_head;
+
+	if (now > rq->fifo_time)
+		return rq;
+	rq = antic_queue_ceil(&q[dir], as->head);
+	return rq ? rq : antic_queue_first(&q[dir]);
+}
+
+/*
+ * A lower class's request that has waited prio_aging_expire while a
+ * higher class had the disk, oldest first: the starvation bound between
+ * classes, as mq-deadline's. None while a wait holds the disk.
+ */
+static struct antic_rq *aged(struct as_sched *as, u64 now)
+{
+	u64 aging = as->tun.prio_aging_expire;
+	struct antic_rq *best = NULL;
+	int c, d;
+
+	if (!aging || waiting(as))
+		return NULL;
+	for (c = ANTIC_CLASS_BE; c < ANTIC_NR_CLASSES; c++) {
+		if (c == ANTIC_CLASS_RT ||
+		    (c == ANTIC_CLASS_BE && !class_queued(as, ANTIC_CLASS_RT)))
+			continue;
+		if (c == ANTIC_CLASS_IDLE && !be_queued(as) &&
+		    !class_queued(as, ANTIC_CLASS_RT))
+			continue;	/* nothing above it: the gate decides */
+		for (d = 0; d < ANTIC_NR_DIRS; d++) {
+			struct antic_rq *rq = c == ANTIC_CLASS_BE ?
+				as->q[d].fifo_head : as->lq[c - 1][d].fifo_head;
+
+			if (rq && now >= rq->add_time + aging &&
+			    (!best || rq->add_time < best->add_time))
+				best = rq;
+		}
+	}
+	return best;
+}
+
+/*
+ * Dispatch with a real-time or idle request queued: a lower class's
+ * request past its aging bound, then the real-time class (a wait on a
+ * real-time process may hold it, as a wait holds best effort), then best
+ * effort as ever, then the idle class once its gate is open.
+ */
+static ANTIC_NOINLINE enum antic_verdict dispatch_classes(struct as_sched *as,
+							  u64 now,
+							  struct antic_rq **out)
+{
+	struct antic_rq *rq = aged(as, now);
+
+	if (rq) {
+		as->cnt.aged_dispatched++;
+	} else if (class_queued(as, ANTIC_CLASS_RT)) {
+		rq = class_next(as, ANTIC_CLASS_RT, now);
+		if (as->antic_class == ANTIC_CLASS_RT &&
+		    should_anticipate(as, rq, now))
+			return anticipate(as, now);
+	} else if (as->rt_in_flight) {
+		/* a queueing drive would serve them behind the others' */
+		return ANTIC_IDLE;	/* their completion reruns the queue */
+	} else if (be_queued(as)) {
+		return dispatch_queued(as, now, out);
+	} else if (idle_may_go(as, now)) {
+		rq = class_next(as, ANTIC_CLASS_IDLE, now);
+	} else {
+		as_handle_expiry(as, now);
+		return ANTIC_IDLE;	/* as_get_expiry names the gate's time */
+	}
+	if (rq->prio_class == ANTIC_CLASS_BE) {
+		move_to_dispatch(as, rq, now);
+	} else {
+		to_drive(as, rq, now);
+		if (rq->prio_class == ANTIC_CLASS_RT)
+			as->cnt.rt_dispatched++;
+		else
+			as->cnt.idle_dispatched++;
+	}
+	*out = rq;
+	return ANTIC_DISPATCH;
+}
+
 enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 			       struct antic_rq **out)
 {
 	*out = NULL;
+	if (class_queued(as, ANTIC_CLASS_RT) ||
+	    class_queued(as, ANTIC_CLASS_IDLE) ||
+	    (as->rt_in_flight && be_queued(as)))
+		return dispatch_classes(as, now, out);
 	/*
 	 * Nothing queued (a host asks after every completion): only a wait
 	 * may end. This answer is kept out of dispatch_queued, whose stack
@@ -1434,12 +1660,21 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	if (!as->in_flight[ANTIC_ASYNC] || now > as->batch_expires)
 		as->holding = false;
 	as->plugged = false;
+	if (rq->prio_class == ANTIC_CLASS_IDLE) {
+		ANTIC_DEC(as->idle_in_flight);
+	} else {
+		as->other_busy = now;
+		as->idle_open = false;
+		if (rq->prio_class == ANTIC_CLASS_RT)
+			ANTIC_DEC(as->rt_in_flight);
+	}
 	if (rq->queue == ANTIC_SYNC) {
 		as->last_sync_done = now;
 		as->have_sync_done = true;
 		tune_write_k(as, rq, now);
 	}
-	if (as->new_batch && as->batch_dir == rq->queue) {
+	if (as->new_batch && as->batch_dir == rq->queue &&
+	    rq->prio_class == ANTIC_CLASS_BE) {
 		/* the read batch really starts now; judge the write batch */
 		if (as->cnt.batches[ANTIC_ASYNC])
 			tune_write_batch(as, now);
@@ -1473,25 +1708,41 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 }
 
+/*
+ * The drive gave @rq back. blk-mq may send it around the scheduler (6.12
+ * on) or add it again (6.1); either way no completion of it is reported.
+ * Invariant kept: a wait is ended by a completion still to come, by a
+ * time as_get_expiry gives, or not started. So when @rq was the last of
+ * P's requests at the drive and P's wait was to be timed from it (not
+ * antic_rq_done), P is forgotten: P is blocked on @rq and has no next
+ * request to anticipate, and an exited P is freed by the host once @rq
+ * finishes, so antic_proc may not point at it. A wait already timed
+ * (WAIT_NEXT) keeps its deadline.
+ */
 void as_requeue(struct as_sched *as, struct antic_rq *rq)
 {
+	struct antic_proc *p = rq->proc;
+
 	ANTIC_DEC(as->nr_dispatched);
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	as->holding = false;
 	as->plugged = false;
-	if (rq->proc) {
-		ANTIC_DEC(rq->proc->nr_in_flight);
+	as->cnt.requeues++;
+	if (rq->prio_class == ANTIC_CLASS_IDLE)
+		ANTIC_DEC(as->idle_in_flight);
+	else if (rq->prio_class == ANTIC_CLASS_RT)
+		ANTIC_DEC(as->rt_in_flight);
+	if (p) {
+		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
-			ANTIC_DEC(rq->proc->nr_sync_in_flight);
+			ANTIC_DEC(p->nr_sync_in_flight);
 	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
-	/*
-	 * Waiting for this request to complete would wait forever: blk-mq
-	 * may send it back around the scheduler, and no completion comes.
-	 */
-	if (as->antic_state == AS_ANTIC_WAIT_REQ && rq->proc &&
-	    rq->proc == as->antic_proc && !rq->proc->nr_in_flight)
-		end_wait(as, AS_END_BUSY);
+	if (!p || p != as->antic_proc || p->nr_in_flight || as->antic_rq_done)
+		return;
+	if (waiting(as))
+		end_wait(as, AS_END_REQUEUE);
+	as->antic_proc = NULL;
 }
 
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
@@ -1540,7 +1791,7 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 
 void as_remove(struct as_sched *as, struct antic_rq *rq)
 {
-	antic_queue_del(&as->q[rq->queue], rq);
+	antic_queue_del(home(as, rq), rq);
 	if (rq->newcomer)
 		ANTIC_DEC(as->new_queued);
 	if (rq->proc)
@@ -1556,9 +1807,10 @@ void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
 		rq->newcomer = true;	/* the merged read keeps its turn */
 		as->new_queued++;
 	}
-	if (next->fifo_time < rq->fifo_time && next->queue == rq->queue) {
+	if (next->fifo_time < rq->fifo_time && next->queue == rq->queue &&
+	    next->prio_class == rq->prio_class) {
 		rq->fifo_time = next->fifo_time;
-		antic_queue_fifo_reposition(&as->q[rq->queue], rq);
+		antic_queue_fifo_reposition(home(as, rq), rq);
 	}
 	as_remove(as, next);
 }
@@ -1566,7 +1818,7 @@ void as_merge_requests(struct as_sched *as, struct antic_rq *rq,
 void as_front_merged(struct as_sched *as, struct antic_rq *rq, u64 new_sector)
 {
 	rq->nr_sectors += (u32)(rq->sector - new_sector);
-	antic_queue_resort(&as->q[rq->queue], rq, new_sector);
+	antic_queue_resort(home(as, rq), rq, new_sector);
 }
 
 void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
@@ -1577,16 +1829,44 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (!as_queued(as) || waiting(as) || as->holding || as->plugged)
+	if (class_queued(as, ANTIC_CLASS_RT))
+		return !waiting(as);
+	if (as->rt_in_flight)
+		return false;	/* the others wait for the drive: a completion reruns */
+	if (!be_queued(as))
+		return class_queued(as, ANTIC_CLASS_IDLE) && as->idle_open &&
+		       !waiting(as);
+	if (waiting(as) || as->holding || as->plugged)
 		return false;
 	return !(as->changed_batch && !drained(as));
 }
 
+/* When the idle class's gate may open, if it is shut with work behind it; else 0. */
+static u64 idle_gate_time(const struct as_sched *as)
+{
+	const struct antic_queue *q = as->lq[ANTIC_CLASS_IDLE - 1];
+	u64 aging = as->tun.prio_aging_expire, t = as->other_busy + AS_IDLE_GRACE;
+	int d;
+
+	if (as->idle_open || !class_queued(as, ANTIC_CLASS_IDLE))
+		return 0;
+	for (d = 0; aging && d < ANTIC_NR_DIRS; d++)
+		if (q[d].fifo_head)
+			t = antic_min64(t, q[d].fifo_head->add_time + aging);
+	return t;
+}
+
 u64 as_get_expiry(const struct as_sched *as)
 {
+	u64 t = 0, idle = idle_gate_time(as);
+
 	if (as->antic_state == AS_ANTIC_WAIT_NEXT)
-		return wait_deadline(as);
-	return wait_req_timed(as) ? as->batch_expires + 1 : 0;
+		t = wait_deadline(as);
+	else if (wait_req_timed(as))
+		t = as->batch_expires + 1;
+	if (idle && (!t || idle < t))
+		t = idle;
+	return t;
 }
 
 void as_estimates(const struct as_sched *as, struct as_estimates *e)
@@ -1598,11 +1878,13 @@ void as_estimates(const struct as_sched *as, struct as_estimates *e)
 }
 
 struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
-				     u64 sector)
+				     u8 prio_class, u64 sector)
 {
-	struct antic_rq *rq =
-		antic_queue_ceil(&as->q[sync ? ANTIC_SYNC : ANTIC_ASYNC],
-				 sector);
+	int dir = sync ? ANTIC_SYNC : ANTIC_ASYNC;
+	struct antic_rq *rq = antic_queue_ceil(
+		prio_class == ANTIC_CLASS_BE || prio_class >= ANTIC_NR_CLASSES ?
+			&as->q[dir] : &as->lq[prio_class - 1][dir],
+		sector);
 
 	return rq && rq->sector == sector ? rq : NULL;
 }
@@ -1620,6 +1902,11 @@ static enum antic_verdict ops_dispatch(void *s, u64 now, struct antic_rq **rq)
 static void ops_complete(void *s, struct antic_rq *rq, u64 now)
 {
 	as_complete(s, rq, now);
+}
+
+static void ops_requeue(void *s, struct antic_rq *rq)
+{
+	as_requeue(s, rq);
 }
 
 static void ops_proc_exit(void *s, struct antic_proc *p, u64 now)
@@ -1647,6 +1934,7 @@ const struct antic_policy_ops as_policy_ops = {
 	.add = ops_add,
 	.dispatch = ops_dispatch,
 	.complete = ops_complete,
+	.requeue = ops_requeue,
 	.proc_exit = ops_proc_exit,
 	.queued = ops_queued,
 	.get_expiry = ops_get_expiry,

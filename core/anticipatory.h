@@ -56,6 +56,13 @@
 #define AS_FAR_SEEK 262144
 /* The newcomer plug's tag half acts at any depth from this many tags on. */
 #define AS_TAGS_SHARED 8
+/*
+ * The idle class waits for the disk to have had no other request for this
+ * long (ns): CFQ's and bfq's idle-class timeout (HZ/5). Shorter, and a
+ * reader that thinks a little between reads (a few ms, antic_expire's
+ * scale) would find the disk taken by a backup's seek at every read.
+ */
+#define AS_IDLE_GRACE (200 * ANTIC_NSEC_PER_MSEC)
 
 /*
  * Tunables, in ns, or counts where the table says so. Names as the sysfs
@@ -68,7 +75,7 @@ struct as_tunables {
 	u64 read_batch_expire;
 	u64 write_batch_expire;
 	/*
-	 * The depth-32 rules (docs/architecture.md), each 0 for off: keep
+	 * The depth-32 rules (docs/design.md), each 0 for off: keep
 	 * the read batch while the process's own requests are in the drive,
 	 * and a write batch while its writes are (1: on); the most writes
 	 * K a read batch may start beside (a count); how long another
@@ -100,6 +107,11 @@ struct as_tunables {
 	 * FIFO sent the last such read.
 	 */
 	u64 start_read_expire;
+	/*
+	 * I/O priority classes (ns): a request of a lower class that has
+	 * waited this long goes before the higher classes' (0: never).
+	 */
+	u64 prio_aging_expire;
 };
 
 /*
@@ -115,7 +127,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 12
+#define AS_NR_TUNABLES 13
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -138,6 +150,8 @@ enum as_antic_end {
 	AS_END_BUSY,		/* P has other requests queued or in flight */
 	AS_END_NEWCOMER,	/* a newcomer sent a read, and P is none */
 	AS_END_FAR,		/* P seeks far; another read may share the drive */
+	AS_END_REQUEUE,		/* P's request at the drive was given back */
+	AS_END_CLASS,		/* a request of a higher class than P's came */
 	AS_END_NR,
 };
 
@@ -170,6 +184,10 @@ struct as_counters {
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
 	u64 start_fifo_waits;	/* FIFO looks that left a load's read for a program */
+	u64 requeues;		/* dispatched requests the drive gave back */
+	u64 rt_dispatched;	/* real-time class requests sent */
+	u64 idle_dispatched;	/* idle class requests sent */
+	u64 aged_dispatched;	/* sent before a higher class: prio_aging_expire */
 };
 
 /*
@@ -183,7 +201,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 45
+#define AS_NR_COUNTERS 51
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -286,6 +304,22 @@ struct as_sched {
 	u64 large_bursts;
 	u64 burst_favour_ends, favour_ends;
 
+	/*
+	 * I/O priority classes: the best-effort class is everything above;
+	 * the real-time and idle classes' requests wait in queues of their
+	 * own, [class - 1][direction]. The idle class goes only once the
+	 * disk has had no other request queued or at the drive for
+	 * AS_IDLE_GRACE (idle_open, set by a dispatch or the timer that
+	 * finds it so; other_busy: when it last had one), or past
+	 * prio_aging_expire.
+	 */
+	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
+	u8 antic_class;		/* the class of antic_proc's request */
+	u32 rt_in_flight;	/* real-time requests at the drive: they have it alone */
+	u32 idle_in_flight;	/* idle-class requests at the drive */
+	u64 other_busy;
+	bool idle_open;
+
 	struct as_counters cnt;
 };
 
@@ -346,9 +380,13 @@ void as_estimates(const struct as_sched *as, struct as_estimates *e);
  */
 bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 			     u32 tags, u64 now);
-/* Find a queued request starting at @sector (front merge lookup). */
+/*
+ * The queued request of class @prio_class (enum antic_prio_class) starting
+ * at @sector in the sync (@sync) or async queues, or NULL: the front
+ * merge lookup (blk-mq merges only requests of one priority).
+ */
 struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
-				     u64 sector);
+				     u8 prio_class, u64 sector);
 
 extern const struct antic_policy_ops as_policy_ops;
 

@@ -15,15 +15,18 @@ struct dl_tunables {
 	u64 write_expire;	/* ns */
 	u32 writes_starved;
 	u32 fifo_batch;
+	u64 prio_aging_expire;	/* ns */
 };
 
 struct dl_sched {
 	struct dl_tunables tun;
-	struct antic_queue q[2];	/* by data direction, as mq-deadline */
+	/* by I/O priority class (enum antic_prio_class), then data direction */
+	struct antic_queue q[ANTIC_NR_CLASSES][2];
+	u64 last_end[ANTIC_NR_CLASSES][2];
+	u32 in_flight[ANTIC_NR_CLASSES];	/* dispatched, not completed */
 	u64 seq;
 	int last_dir;
 	bool have_last;
-	u64 last_end[2];
 	u32 batching;
 	u32 starved;
 	u64 batches;

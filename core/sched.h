@@ -13,6 +13,18 @@
 enum antic_dir { ANTIC_SYNC = 0, ANTIC_ASYNC = 1, ANTIC_NR_DIRS = 2 };
 
 /*
+ * A request's I/O priority class, as ioprio_set(2) and ionice(1) name
+ * them (IOPRIO_CLASS_NONE is best effort). Best effort is 0, so that a
+ * host that knows no classes gives every request that one.
+ */
+enum antic_prio_class {
+	ANTIC_CLASS_BE = 0,
+	ANTIC_CLASS_RT,
+	ANTIC_CLASS_IDLE,
+	ANTIC_NR_CLASSES,
+};
+
+/*
  * Per-process history. The host keeps one per submitting context (the
  * kernel in the io_context's icq, the simulator in its process table) and
  * calls antic_proc_init() before first use.
@@ -57,6 +69,7 @@ struct antic_rq {
 	u32 nr_sectors;
 	bool sync;		/* travels with reads in anticipatory */
 	bool write;		/* data direction (what mq-deadline sorts by) */
+	u8 prio_class;		/* enum antic_prio_class */
 	struct antic_proc *proc;	/* may be NULL: no process history */
 
 	/* owned by the policy */
@@ -202,6 +215,8 @@ struct antic_policy_ops {
 	void (*add)(void *s, struct antic_rq *rq, u64 now);
 	enum antic_verdict (*dispatch)(void *s, u64 now, struct antic_rq **rq);
 	void (*complete)(void *s, struct antic_rq *rq, u64 now);
+	/* the drive gave a dispatched request back: DISPATCHED -> NEW */
+	void (*requeue)(void *s, struct antic_rq *rq);
 	void (*proc_exit)(void *s, struct antic_proc *p, u64 now);
 	u32 (*queued)(const void *s);
 	u64 (*get_expiry)(const void *s);		/* NULL: never */

@@ -15,6 +15,7 @@
 #include <linux/bio.h>
 #include <linux/hrtimer.h>
 #include <linux/iocontext.h>
+#include <linux/ioprio.h>
 #include <linux/sbitmap.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -95,6 +96,19 @@ static struct asmq_rq *rq_krq(struct request *rq)
 	if (krq != &tbl->slot[rq->internal_tag] || krq->rq != rq)
 		return NULL;
 	return krq;
+}
+
+/* Core's class for an I/O priority: none (the default) is best effort. */
+static u8 asmq_class(unsigned short ioprio)
+{
+	switch (IOPRIO_PRIO_CLASS(ioprio)) {
+	case IOPRIO_CLASS_RT:
+		return ANTIC_CLASS_RT;
+	case IOPRIO_CLASS_IDLE:
+		return ANTIC_CLASS_IDLE;
+	default:
+		return ANTIC_CLASS_BE;
+	}
 }
 
 static struct asmq_rq *arq_krq(struct antic_rq *arq)
@@ -479,6 +493,7 @@ static void asmq_insert_one(struct asmq_data *ad, struct request *rq,
 	krq->arq.nr_sectors = blk_rq_sectors(rq);
 	krq->arq.sync = rq_is_sync(rq);
 	krq->arq.write = rq_data_dir(rq) == WRITE;
+	krq->arq.prio_class = asmq_class(req_get_ioprio(rq));
 	krq->arq.proc = rq->elv.icq ? &icq_to_aic(rq->elv.icq)->proc : NULL;
 	as_add(&ad->as, &krq->arq, now);
 	if (rq_mergeable(rq)) {
@@ -575,7 +590,7 @@ static int asmq_request_merge(struct request_queue *q, struct request **req,
 
 	lockdep_assert_held(&ad->lock);
 	arq = as_find_starting_at(&ad->as, op_is_sync(bio->bi_opf),
-				  bio_end_sector(bio));
+				  asmq_class(bio->bi_ioprio), bio_end_sector(bio));
 	if (arq && elv_bio_merge_ok(arq_krq(arq)->rq, bio)) {
 		*req = arq_krq(arq)->rq;
 		return ELEVATOR_FRONT_MERGE;
@@ -713,6 +728,7 @@ ASMQ_TUNABLE(share_window)
 ASMQ_TUNABLE(newcomer_expire)
 ASMQ_TUNABLE(newcomer_plug)
 ASMQ_TUNABLE(start_read_expire)
+ASMQ_TUNABLE(prio_aging_expire)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -748,6 +764,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(newcomer_expire),
 	ASMQ_ATTR_RW(newcomer_plug),
 	ASMQ_ATTR_RW(start_read_expire),
+	ASMQ_ATTR_RW(prio_aging_expire),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

@@ -136,8 +136,10 @@ submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	rq->rq.write = write;
 	rq->rq.sync = sync;
 	rq->rq.proc = ap;
+	rq->rq.prio_class = s->ioprio;
 	rq->rq.state = ANTIC_RQ_NEW;
 	rq->kind = kind;
+	rq->requeued = false;
 	rq->io = io;
 	rq->file = file;
 	rq->page_lo = page_lo;
@@ -244,6 +246,17 @@ static void audit_write_bound(struct sim *s, const struct sim_rq *rq)
 		s->audit_async++;
 }
 
+/* @rq leaves the drive as far as the write-bound audit counts. */
+static void blk_audit_leaves(struct sim *s, const struct sim_rq *rq)
+{
+	if (rq->rq.sync) {
+		if (s->audit_sync)
+			s->audit_sync--;
+	} else if (s->audit_async) {
+		s->audit_async--;
+	}
+}
+
 /* Dispatch from the policy while the drive has room. */
 void blk_run_queue(struct sim *s)
 {
@@ -292,17 +305,46 @@ void blk_run_queue(struct sim *s)
  */
 void blk_complete(struct sim *s, struct sim_rq *rq)
 {
+	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
+	if (rq->requeued) {
+		/* sent around the policy since its requeue: no completion for it */
+		if (rq->rq.state != ANTIC_RQ_DONE)
+			s->r->violations++;
+		tag_release(s);
+		return;
+	}
 	if (rq->rq.state != ANTIC_RQ_DISPATCHED)
 		s->r->violations++;
-	s->r->bytes_completed += (uint64_t)rq->rq.nr_sectors * 512;
-	if (rq->rq.sync) {
-		if (s->audit_sync)
-			s->audit_sync--;
-	} else if (s->audit_async) {
-		s->audit_async--;
-	}
+	blk_audit_leaves(s, rq);
 	s->ops->complete(s->sched, &rq->rq, s->now);
 	if (rq->rq.state != ANTIC_RQ_DONE)
 		s->r->violations++;
 	tag_release(s);
+}
+
+/*
+ * The drive may give @rq back instead of finishing it (requeue_per_mille,
+ * drawn per finished command): the policy hears a requeue, and the block
+ * layer sends the command to the drive again at once, around the policy,
+ * keeping its tag (blk-mq's requeue list: at the head, past the
+ * scheduler's queues, on every kernel antic supports). True if it did.
+ */
+bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq)
+{
+	if (rq->kind == K_FLUSH ||
+	    rng_below(&s->fault_rng, 1000) >= s->set->requeue_per_mille)
+		return false;
+	s->r->requeues++;
+	if (!rq->requeued) {
+		if (rq->rq.state != ANTIC_RQ_DISPATCHED)
+			s->r->violations++;
+		blk_audit_leaves(s, rq);
+		s->ops->requeue(s->sched, &rq->rq);
+		if (rq->rq.state != ANTIC_RQ_NEW)
+			s->r->violations++;
+		antic_rq_bypass(&rq->rq);
+		rq->requeued = true;
+	}
+	drive_submit(s, rq);
+	return true;
 }

@@ -196,12 +196,14 @@ int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file,
 	rq->rq.write = true;
 	rq->rq.sync = true;
 	rq->rq.proc = ap;
+	rq->rq.prio_class = ANTIC_CLASS_BE;
 	rq->rq.state = ANTIC_RQ_NEW;
 	rq->rq.add_time = s->now;
 	rq->kind = K_FLUSH;
 	rq->file = file;
 	rq->io = gen;
 	rq->absorbed = false;
+	rq->requeued = false;
 	rq->next_free = NULL;
 	drive_busy(s);
 	if (s->flushq_tail)

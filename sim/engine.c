@@ -16,6 +16,34 @@ const char *sim_policy_name(enum sim_policy p)
 }
 
 /* Any of the names core's table gives a policy: noop/none, deadline/mq-deadline, anticipatory/as */
+/*
+ * The latest a run can end, for the progress line: max_time, or sooner
+ * when every job has a runtime (the sum of their spans when any waits
+ * for another, else the longest); a replay's end is its trace's, unknown
+ * before it is read.
+ */
+static uint64_t run_end(const struct workload *w, const struct sim_options *o)
+{
+	uint64_t most = 0, sum = 0, e;
+	bool chained = false;
+	size_t i;
+
+	if (o->replay || !w->nr_jobs)
+		return w->set.max_time;
+	for (i = 0; i < w->nr_jobs; i++) {
+		const struct job_spec *j = &w->jobs[i];
+
+		if (!j->runtime)
+			return w->set.max_time;
+		e = j->startdelay + j->ramp_time + j->runtime;
+		chained |= j->stonewall || j->wait_for[0];
+		most = e > most ? e : most;
+		sum += e;
+	}
+	e = chained ? sum : most;
+	return e < w->set.max_time ? e : w->set.max_time;
+}
+
 int sim_policy_parse(const char *s, enum sim_policy *p)
 {
 	int id = antic_policy_find(s);
@@ -40,6 +68,8 @@ static int complete(struct sim *s, struct sim_rq *rq)
 		drive_start_next(s);
 		return rc;
 	}
+	if (s->set->requeue_per_mille && blk_maybe_requeue(s, rq))
+		return 0;
 	wbt_done(s, rq);
 	blk_complete(s, rq);
 	switch (rq->kind) {
@@ -139,6 +169,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	s->r = r;
 	s->o = o;
 	s->pol = pol;
+	/* its own stream: turning faults on moves no other draw */
+	s->fault_rng = w->set.seed ^ 0x72657175657565ULL;
 	writeback_init(s);
 	r->scheduler = sim_policy_name(pol);
 	if (disk_init(&s->disk, &w->set.disk, &why)) {
@@ -212,8 +244,9 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		if (watchdog_tick(&wd, s->now, r->requests, r->bytes_completed, err, errlen))
 			goto out;
 		if (o->progress && s->now >= s->next_progress) {
-			fprintf(stderr, "\r  %-13s %8.1f s simulated", r->scheduler,
-				(double)s->now / 1e9);
+			fprintf(stderr, "\r  %-13s %8.1f s simulated of at most %.0f s (%s)", r->scheduler,
+				(double)s->now / 1e9, (double)run_end(w, o) / 1e9,
+				run_end(w, o) < w->set.max_time ? "the jobs' runtimes" : "max_time");
 			s->next_progress = s->now + ANTIC_NSEC_PER_SEC;
 		}
 		if (handle(s, &ev))
@@ -221,7 +254,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		blk_run_queue(s);
 	}
 	if (o->progress)
-		fprintf(stderr, "\r%60s\r", "");
+		fprintf(stderr, "\r%80s\r", "");
 	r->sim_time = s->now;
 	r->disk = s->disk.st;
 	if (drive_active(s))

@@ -47,6 +47,7 @@ struct sim_result {
 	 */
 	uint64_t bound_checks, bound_exceeded;
 	bool timed_out;		/* max_time reached before the jobs ended */
+	uint64_t requeues;	/* commands the drive gave back (requeue_per_mille) */
 	struct as_counters as;
 	struct as_estimates est;
 	struct trace_stats trace;	/* a replay's input, as read */
@@ -67,6 +68,13 @@ struct replay_spec {
 	 * jobs (a background load, replay --jobs) have run this long
 	 */
 	uint64_t start;
+	/*
+	 * A trace reaching past the disk's end: refused (REMAP_NONE), its
+	 * positions scaled by capacity / the trace's extent (REMAP_SCALE,
+	 * seeks shorter in proportion), or taken modulo the capacity
+	 * (REMAP_WRAP, short seeks kept, far regions folded together).
+	 */
+	enum { REMAP_NONE, REMAP_SCALE, REMAP_WRAP } remap;
 };
 
 struct sim_options {

@@ -60,6 +60,14 @@ struct job_spec {
 	uint64_t thinktime;	/* ns */
 	unsigned thinktime_blocks;
 	unsigned iodepth;
+	/*
+	 * fio's I/O priorities: the job's class (ioprio_set's: 0 none, 1
+	 * real-time, 2 best effort, 3 idle) and, for direct I/O, the
+	 * percentage of reads [0] and writes [1] sent with cmdprio_class.
+	 */
+	unsigned prioclass;
+	unsigned cmdprio_pct[2];
+	unsigned cmdprio_class[2];
 	bool async_engine;
 	bool direct;
 	bool osync;
@@ -70,6 +78,7 @@ struct job_spec {
 	bool end_fsync;
 	bool exitall;
 	unsigned loops;
+	int ioscheduler;	/* ioscheduler=: its antic_policy_find index + 1, 0 = none */
 };
 
 struct sim_settings {
@@ -94,6 +103,15 @@ struct sim_settings {
 	 * in the kernel).
 	 */
 	bool wbt;
+	/*
+	 * Faults: of every thousand commands the drive finishes, this many
+	 * it gives back instead (a requeue, as SCSI error handling makes of
+	 * a retried command); the block layer sends the command to the drive
+	 * again around the scheduler. 0 (the default): none.
+	 */
+	unsigned requeue_per_mille;
+	/* the jobs' ioscheduler=, as an antic_policy_find index + 1; 0 = none */
+	int ioscheduler;
 };
 
 struct workload {
@@ -120,6 +138,18 @@ int settings_apply(struct sim_settings *s, const char *name, const char *value,
 
 /* jobopts.c: one job option; 0, 1 for an unknown name, -1 for a bad value */
 int job_option(struct job_spec *j, const char *k, const char *v);
+/*
+ * Why job_option returned @rc (1 or -1) for K=V, as fio would put it:
+ * "did you mean" for a near miss, "fio's X is not supported by antic-sim"
+ * for fio's own features, the valid values for a list; no file or line.
+ */
+void job_option_error(const char *k, const char *v, int rc, char *why, size_t n);
+/* The nearest of @names to @s when near enough to be a slip, else NULL. */
+const char *nearest_name(const char *s, const char *const *names, size_t n);
+/* The @i-th setting's name (settings_apply), or NULL past the last. */
+const char *settings_name(size_t i);
+/* The @i-th option name job_option takes (reporting-only ones aside), or NULL. */
+const char *job_option_name(size_t i);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);

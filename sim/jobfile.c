@@ -85,6 +85,7 @@ static void default_job(struct job_spec *j)
 	j->thinktime_blocks = 1;
 	j->iodepth = 1;
 	j->loops = 1;
+	j->cmdprio_class[0] = j->cmdprio_class[1] = 1;	/* fio's: the highest */
 }
 
 int seterr(char *err, size_t len, const char *fmt, ...)
@@ -120,6 +121,10 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 	if (j->time_based && !j->runtime && !j->exitall)
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': time_based without runtime never ends (add runtime or exitall to another job)",
+			      file, j->line, j->name);
+	if ((j->cmdprio_pct[0] || j->cmdprio_pct[1]) && !j->async_engine)
+		return seterr(err, errlen,
+			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
 	if (!j->async_engine)
 		j->iodepth = 1;
@@ -157,8 +162,20 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		 * simulator setting anywhere, or file_gap in a section.
 		 */
 		s = trim(line);
+		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim", 9) &&
+		    isspace((unsigned char)trim(s + 1)[9])) {
+			/* "; antic-sim rpm=5400": a setting meant, its colon forgotten */
+			const char *q = trim(trim(s + 1) + 9);
+			size_t nl = strspn(q, "abcdefghijklmnopqrstuvwxyz_0123456789");
+
+			if (nl && (q[nl] == '=' || (isspace((unsigned char)q[nl]) && trim((char *)q + nl)[0] == '='))) {
+				seterr(err, errlen, "%s:%d: %.*s: an antic-sim setting in a comment wants a colon: "
+				       "'; antic-sim: %s'", file, lineno, (int)nl, q, q);
+				goto fail;
+			}
+		}
 		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim:", 10)) {
-			char why[256];
+			char why[1024];
 
 			s = trim(trim(s + 1) + 10);
 			eq = strchr(s, '=');
@@ -171,7 +188,8 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 			val = trim(eq + 1);
 			if (!strcmp(key, "file_gap") && (cur || in_global)) {
 				if (job_option(cur ? cur : &global, key, val)) {
-					seterr(err, errlen, "%s:%d: file_gap: bad value '%s'", file, lineno, val);
+					job_option_error(key, val, -1, why, sizeof(why));
+					seterr(err, errlen, "%s:%d: %s", file, lineno, why);
 					goto fail;
 				}
 			} else if (settings_apply(&w->set, key, val, why, sizeof(why))) {
@@ -230,7 +248,7 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 			val = trim(eq + 1);
 		}
 		if (in_sim) {
-			char why[256];
+			char why[1024];
 
 			if (settings_apply(&w->set, key, val, why, sizeof(why))) {
 				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
@@ -242,14 +260,15 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 			seterr(err, errlen, "%s:%d: option '%s' outside any section", file, lineno, key);
 			goto fail;
 		}
-		switch (job_option(cur ? cur : &global, key, val)) {
-		case 1:
-			seterr(err, errlen, "%s:%d: option '%s' is not supported by antic-sim",
-			       file, lineno, key);
-			goto fail;
-		case -1:
-			seterr(err, errlen, "%s:%d: option '%s': bad value '%s'", file, lineno, key, val);
-			goto fail;
+		{
+			int rc = job_option(cur ? cur : &global, key, val);
+			char why[640];
+
+			if (rc) {
+				job_option_error(key, val, rc, why, sizeof(why));
+				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
+				goto fail;
+			}
 		}
 	}
 	if (cur && finish_job(file, cur, err, errlen))
@@ -257,6 +276,27 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 	if (!nr) {
 		seterr(err, errlen, "%s: no jobs", file);
 		goto fail;
+	}
+	/* ioscheduler=: one disk, so one scheduler for every job that names one */
+	{
+		size_t i, first = nr;
+
+		for (i = 0; i < nr; i++) {
+			if (!jobs[i].ioscheduler)
+				continue;
+			if (first == nr) {
+				first = i;
+			} else if (jobs[i].ioscheduler != jobs[first].ioscheduler) {
+				seterr(err, errlen, "%s:%d: job '%s': ioscheduler=%s, but job '%s' (line %d) "
+				       "has %s: the jobs share one disk, so one scheduler",
+				       file, jobs[i].line, jobs[i].name,
+				       antic_policy_names[jobs[i].ioscheduler - 1].kernel, jobs[first].name,
+				       jobs[first].line, antic_policy_names[jobs[first].ioscheduler - 1].kernel);
+				goto fail;
+			}
+		}
+		if (first < nr)
+			w->set.ioscheduler = jobs[first].ioscheduler;
 	}
 	w->jobs = jobs;
 	w->nr_jobs = nr;

@@ -185,11 +185,82 @@ static size_t named_value(const char *v, const char *const *names, size_t n,
 	return i;
 }
 
+/*
+ * Every option job_option takes besides is_reporting's: the list a near
+ * miss is matched against, and the gate job_option passes a name through
+ * first, so an option handled below but missing here is refused (and
+ * test_sim's check of each name here finds one listed but not handled).
+ */
+static const char *const option_names[] = {
+	"rw", "readwrite", "rwmixread", "rwmixwrite", "bs", "blocksize", "bsrange",
+	"blocksize_range", "bssplit", "size", "filesize", "nrfiles", "file_service_type",
+	"kb_base", "norandommap", "randrepeat", "randseed", "offset_increment", "io_size",
+	"io_limit", "number_ios", "random_distribution", "zonemode", "zonesize", "zoneskip",
+	"rate", "rate_iops", "ramp_time", "blockalign", "ba", "wait_for", "rate_process",
+	"stonewall", "wait_for_previous", "file_gap", "offset", "filename", "directory",
+	"numjobs", "thinktime", "thinktime_blocks", "iodepth", "ioengine", "direct",
+	"buffered", "sync", "runtime", "timeout", "time_based", "startdelay", "fsync",
+	"end_fsync", "exitall", "loops", "ioscheduler", "prio", "prioclass",
+	"cmdprio_percentage", "cmdprio_class",
+};
+
+static bool option_known(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++)
+		if (!strcmp(k, option_names[i]))
+			return true;
+	return is_reporting(k);
+}
+
+const char *job_option_name(size_t i)
+{
+	return i < sizeof(option_names) / sizeof(option_names[0]) ? option_names[i] : NULL;
+}
+
 /* One job option. Returns 0, 1 for an unknown name, -1 for a bad value. */
+/*
+ * fio's "N" or "READ,WRITE" (an empty side keeps the default of 0 for a
+ * percentage, and N alone is both): each in @lo..@hi.
+ */
+static int read_write_pair(const char *v, uint64_t hi, uint64_t lo,
+			   unsigned out[2])
+{
+	const char *comma = strchr(v, ',');
+	char side[2][24];
+	uint64_t x;
+	int d;
+
+	if (!comma) {
+		if (parse_uint(v, hi, &x) || x < lo)
+			return -1;
+		out[0] = out[1] = (unsigned)x;
+		return 0;
+	}
+	if ((size_t)(comma - v) >= sizeof(side[0]) || strlen(comma + 1) >= sizeof(side[1]) ||
+	    strchr(comma + 1, ','))
+		return -1;
+	snprintf(side[0], sizeof(side[0]), "%.*s", (int)(comma - v), v);
+	snprintf(side[1], sizeof(side[1]), "%s", comma + 1);
+	for (d = 0; d < 2; d++) {
+		if (!side[d][0] && !lo) {
+			out[d] = 0;
+			continue;
+		}
+		if (parse_uint(side[d], hi, &x) || x < lo)
+			return -1;
+		out[d] = (unsigned)x;
+	}
+	return 0;
+}
+
 int job_option(struct job_spec *j, const char *k, const char *v)
 {
 	uint64_t x;
 
+	if (!option_known(k))
+		return 1;
 	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
 		static const char *const names[] = { "read", "write", "randread",
 			"randwrite", "rw", "randrw" };
@@ -495,6 +566,27 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_uint(v, 1U << 30, &x) || !x)
 			return -1;
 		j->thinktime_blocks = (unsigned)x;
+	} else if (!strcmp(k, "prio")) {
+		/* the level within a class: kept, as fio sets it, but not modelled */
+		if (parse_uint(v, 7, &x))
+			return -1;
+	} else if (!strcmp(k, "prioclass")) {
+		if (parse_uint(v, 3, &x))
+			return -1;
+		j->prioclass = (unsigned)x;
+	} else if (!strcmp(k, "cmdprio_percentage") || !strcmp(k, "cmdprio_class")) {
+		bool pct = k[8] == 'p';
+		unsigned vals[2];
+
+		if (read_write_pair(v, pct ? 100 : 3, pct ? 0 : 1, vals))
+			return -1;
+		if (pct) {
+			j->cmdprio_pct[0] = vals[0];
+			j->cmdprio_pct[1] = vals[1];
+		} else {
+			j->cmdprio_class[0] = vals[0];
+			j->cmdprio_class[1] = vals[1];
+		}
 	} else if (!strcmp(k, "iodepth")) {
 		if (parse_uint(v, 4096, &x) || !x)
 			return -1;
@@ -546,6 +638,13 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		if (parse_uint(v, 1U << 20, &x) || !x)
 			return -1;
 		j->loops = (unsigned)x;
+	} else if (!strcmp(k, "ioscheduler")) {
+		/* fio switches the device to it; here: the one scheduler to run */
+		int id = antic_policy_find(v);
+
+		if (id < 0)
+			return -1;
+		j->ioscheduler = id + 1;
 	} else {
 		return 1;
 	}
@@ -553,3 +652,322 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 }
 
 
+
+/*
+ * Optimal string alignment distance (an adjacent swap costs one, so
+ * "szie" is one from "size"), for "did you mean"; capped at 9.
+ */
+static unsigned distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, k;
+	unsigned d[24][24];
+
+	if (la > 22 || lb > 22)
+		return 9;
+	for (i = 0; i <= la; i++)
+		d[i][0] = (unsigned)i;
+	for (k = 0; k <= lb; k++)
+		d[0][k] = (unsigned)k;
+	for (i = 1; i <= la; i++) {
+		for (k = 1; k <= lb; k++) {
+			unsigned c = d[i - 1][k - 1] + (a[i - 1] != b[k - 1]);
+
+			if (d[i - 1][k] + 1 < c)
+				c = d[i - 1][k] + 1;
+			if (d[i][k - 1] + 1 < c)
+				c = d[i][k - 1] + 1;
+			if (i > 1 && k > 1 && a[i - 1] == b[k - 2] && a[i - 2] == b[k - 1] &&
+			    d[i - 2][k - 2] + 1 < c)
+				c = d[i - 2][k - 2] + 1;
+			d[i][k] = c;
+		}
+	}
+	return d[la][lb] > 9 ? 9 : d[la][lb];
+}
+
+/*
+ * The nearest of @names to @s when near enough to be a slip (one edit in
+ * a short name, two from six letters on), else NULL.
+ */
+const char *nearest_name(const char *s, const char *const *names, size_t n)
+{
+	unsigned best = 9, limit = strlen(s) >= 6 ? 2 : 1;
+	const char *won = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned d = distance(s, names[i]);
+
+		if (d < best) {
+			best = d;
+			won = names[i];
+		}
+	}
+	return best <= limit ? won : NULL;
+}
+
+/*
+ * fio's option names (fio 3.33's --cmdhelp=all, the engine options of
+ * libaio, io_uring and psync, and aliases): a name here that job_option
+ * does not take is a fio feature antic-sim lacks, not a slip.
+ */
+static const char *const fio_names[] = {
+	"allow_file_create", "allow_mounted_write", "allrandrepeat", "atomic", "ba",
+	"block_error_percentiles", "blocksize", "blocksize_range", "bs", "bs_unaligned",
+	"bsrange", "bssplit", "buffer_compress_chunk", "buffer_compress_percentage",
+	"buffer_pattern", "buffered", "bwavgtime", "cgroup", "cgroup_nodelete",
+	"cgroup_weight", "clat_percentiles", "clocksource", "cmd_type", "cmdprio",
+	"cmdprio_bssplit", "cmdprio_class", "cmdprio_percentage", "continue_on_error",
+	"cpumask", "cpus_allowed", "cpus_allowed_policy", "create_fsync", "create_on_open",
+	"create_only", "create_serialize", "dedupe_global", "dedupe_mode", "dedupe_percentage",
+	"dedupe_working_set_percentage", "description", "direct", "directory",
+	"disable_bw_measurement", "disable_clat", "disable_lat", "disable_slat", "disk_util",
+	"do_verify", "end_fsync", "error_dump", "exec_postrun", "exec_prerun", "exit_what",
+	"exitall", "exitall_on_error", "experimental_verify", "fadvise_hint", "fallocate",
+	"fdatasync", "file_append", "file_service_type", "filename", "filename_format",
+	"filesize", "fill_device", "fixedbufs", "flow", "flow_id", "flow_sleep", "force_async",
+	"fsync", "fsync_on_close", "gid", "group_reporting", "gtod_cpu", "gtod_reduce",
+	"hipri", "hugepage-size", "ignore_error", "ignore_zone_limits", "invalidate",
+	"io_limit", "io_size", "io_submit_mode", "iodepth", "iodepth_batch",
+	"iodepth_batch_complete_max", "iodepth_batch_complete_min", "iodepth_low", "ioengine",
+	"ioprio", "ioprio_class", "iopsavgtime", "ioscheduler", "job_max_open_zones",
+	"kb_base", "lat_percentiles", "latency_percentile", "latency_run", "latency_target",
+	"latency_window", "lockfile", "lockmem", "log_alternate_epoch",
+	"log_alternate_epoch_clock_id", "log_avg_msec", "log_compression",
+	"log_compression_cpus", "log_entries", "log_hist_coarseness", "log_hist_msec",
+	"log_max_value", "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch",
+	"loops", "max_latency", "max_open_zones", "mem", "merge_blktrace_file",
+	"merge_blktrace_iters", "merge_blktrace_scalars", "name", "new_group", "nice",
+	"nonvectored", "norandommap", "nowait", "nrfiles", "numa_cpu_nodes", "numa_mem_policy",
+	"number_ios", "numjobs", "offset", "offset_align", "offset_increment", "opendir",
+	"openfiles", "overwrite", "per_job_logs", "percentage_random", "percentile_list",
+	"pre_read", "prio", "prioclass", "priohint", "profile", "ramp_time",
+	"random_distribution", "random_generator", "randrepeat", "randseed", "rate",
+	"rate_cycle", "rate_ignore_thinktime", "rate_iops", "rate_iops_min", "rate_min",
+	"rate_process", "read_beyond_wp", "read_iolog", "read_iolog_chunked", "readwrite",
+	"refill_buffers", "registerfiles", "replay_align", "replay_no_stall",
+	"replay_redirect", "replay_scale", "replay_skip", "replay_time_scale", "runtime", "rw",
+	"rw_sequencer", "rwmixread", "rwmixwrite", "scramble_buffers", "serialize_overlap",
+	"significant_figures", "size", "slat_percentiles", "sqthread_poll",
+	"sqthread_poll_cpu", "ss", "ss_dur", "ss_ramp", "startdelay", "stats", "steadystate",
+	"steadystate_duration", "steadystate_ramp_time", "stonewall", "sync",
+	"sync_file_range", "thinktime", "thinktime_blocks", "thinktime_blocks_type",
+	"thinktime_iotime", "thinktime_spin", "thread", "time_based", "timeout",
+	"trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero", "uid",
+	"uncached", "unified_rw_reporting", "unique_filename", "unit_base", "unlink",
+	"unlink_each_loop", "userspace_reap", "verify", "verify_async", "verify_backlog",
+	"verify_backlog_batch", "verify_dump", "verify_fatal", "verify_interval",
+	"verify_offset", "verify_only", "verify_pattern", "verify_state_load",
+	"verify_state_save", "wait_for", "wait_for_previous", "write_barrier", "write_bw_log",
+	"write_hint", "write_hist_log", "write_iolog", "write_iops_log", "write_lat_log",
+	"zero_buffers", "zone_reset_frequency", "zone_reset_threshold", "zonecapacity",
+	"zonemode", "zonerange", "zonesize", "zoneskip",
+};
+
+/* fio's options antic-sim does not model, with the reason where one is short */
+static const struct { const char *name, *why; } fio_only[] = {
+	{ "priohint", "the simulated disk keeps no per-command priority hints" },
+	{ "cmdprio", "the level within a class is not modelled: cmdprio_class is" },
+	{ "cmdprio_bssplit", "give cmdprio_percentage instead" },
+	{ "cgroup", "the simulator has no control groups" },
+	{ "cgroup_weight", "the simulator has no control groups" },
+	{ "cgroup_nodelete", "the simulator has no control groups" },
+	{ "nice", "the simulator has no CPU scheduler" },
+	{ "cpus_allowed", "the simulator has no CPU scheduler" },
+	{ "cpumask", "the simulator has no CPU scheduler" },
+	{ "verify", "the simulated disk keeps no data to verify" },
+	{ "do_verify", "the simulated disk keeps no data to verify" },
+	{ "verify_pattern", "the simulated disk keeps no data to verify" },
+	{ "trim_percentage", "the simulated disk has no discard" },
+	{ "fdatasync", "only fsync is modelled" },
+	{ "sync_file_range", "only fsync is modelled" },
+	{ "fadvise_hint", "page-cache advice is not modelled" },
+	{ "pre_read", "page-cache advice is not modelled" },
+	{ "read_iolog", "replay a trace with antic-sim replay instead" },
+	{ "write_iolog", "use antic-sim --write_iolog instead" },
+	{ "replay_redirect", "replay a trace with antic-sim replay instead" },
+	{ "replay_scale", "use antic-sim replay --remap scale instead" },
+	{ "replay_align", "use antic-sim replay --remap instead" },
+	{ "lockmem", "the simulator models a fixed amount of memory (--set mem=)" },
+	{ "iomem", "the data buffers are not modelled" },
+	{ "mem", "the data buffers are not modelled" },
+	{ "exec_prerun", "the simulator runs no commands" },
+	{ "exec_postrun", "the simulator runs no commands" },
+	{ "flow", "flow control between jobs is not modelled" },
+	{ "rate_min", "only rate and rate_iops are modelled" },
+	{ "rate_cycle", "only rate and rate_iops are modelled" },
+	{ "latency_target", "only rate and rate_iops are modelled" },
+	{ "max_latency", "the simulator does not stop jobs on latency" },
+	{ "steadystate", "runs end at their size or runtime" },
+	{ "ss", "runs end at their size or runtime" },
+	{ "uid", "the simulator has no users" },
+	{ "gid", "the simulator has no users" },
+	{ "serialize_overlap", "overlapping I/O is not modelled" },
+	{ "lockfile", "the simulated files take no locks" },
+	{ "allow_mounted_write", "the simulator writes nothing" },
+};
+
+static const char *const rw_names[] = { "read", "write", "randread", "randwrite", "rw",
+	"readwrite", "randrw" };
+static const char *const rw_fio_only[] = { "trim", "randtrim", "trimwrite", "randtrimwrite" };
+static const char *const engines[] = { "sync", "psync", "vsync", "pvsync", "pvsync2", "libaio",
+	"io_uring", "posixaio" };
+/* fio's engines that are not one of the above (fio 3.33's --enghelp and its examples') */
+static const char *const fio_engines[] = { "mmap", "splice", "sg", "null", "net", "netsplice",
+	"cpuio", "rdma", "falloc", "e4defrag", "rbd", "http", "nfs", "gfapi", "gfapi_async",
+	"libhdfs", "mtd", "dev-dax", "libpmem", "filecreate", "filestat", "filedelete", "dircreate",
+	"dirstat", "dirdelete", "exec", "io_uring_cmd", "xnvme", "libzbc", "nbd", "libcufile",
+	"windowsaio", "solarisaio", "guasi", "external", "libiscsi", "rados", "dfs", "ftruncate",
+	"cpp_null", "pmemblk", "ime_psync", "ime_psyncv", "ime_aio", "spdk", "librpma_apm_client",
+	"librpma_apm_server", "librpma_gpspm_client", "librpma_gpspm_server", "libblkio", "http" };
+
+/* "a, b, c or d" of @names into @buf */
+static void name_list(char *buf, size_t size, const char *const *names, size_t n)
+{
+	size_t i, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", !i ? "" : i + 1 < n ? ", " : " or ",
+				      names[i]);
+}
+
+static bool in(const char *v, const char *const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			return true;
+	return false;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* what a value of option @k must be, for the options whose rule is short */
+static const char *value_rule(const char *k)
+{
+	static const struct { const char *names, *rule; } rules[] = {
+		{ " size io_size io_limit offset offset_increment file_gap ",
+		  "a size such as 4k, 100m or 1g (size also N%)" },
+		{ " bs blocksize bsrange blocksize_range blockalign ba ",
+		  "a size in whole 512-byte sectors from 512 to 64m (bs also a range such as 4k-64k)" },
+		{ " filesize ", "a size such as 1g, or a range such as 1m-8m" },
+		{ " runtime timeout ramp_time startdelay ", "a time such as 30s, 500ms or 2m" },
+		{ " thinktime ", "a time such as 500us or 2ms (default unit us)" },
+		{ " norandommap randrepeat stonewall wait_for_previous direct buffered sync "
+		  "time_based end_fsync exitall ", "0 or 1" },
+		{ " rwmixread rwmixwrite ", "a percentage 0..100" },
+		{ " iodepth ", "1..4096" },
+		{ " kb_base ", "1024 or 1000" },
+		{ " rate_process ", "linear or poisson" },
+		{ " zonemode ", "none or strided (zbd needs a zoned device, which is not modelled)" },
+		{ " file_service_type ", "sequential, random[:N] or roundrobin[:N]" },
+		{ " random_distribution ", "random, zipf:THETA, pareto:H, normal:DEV or zoned:A/R:..." },
+		{ " nrfiles loops thinktime_blocks ", "a whole number of at least 1" },
+		{ " prio ", "a priority level 0..7 (0 the highest)" },
+		{ " prioclass ", "an I/O priority class 0..3 (0 none, 1 real-time, 2 best effort, 3 idle)" },
+		{ " cmdprio_class ", "an I/O priority class 1..3, or one for reads and one for writes: 1,3" },
+		{ " cmdprio_percentage ", "a percentage 0..100, or one for reads and one for writes: 50,0" },
+	};
+	char key[40];
+	size_t i;
+
+	if (strlen(k) > 36)
+		return NULL;
+	snprintf(key, sizeof(key), " %s ", k);
+	for (i = 0; i < N(rules); i++)
+		if (strstr(rules[i].names, key))
+			return rules[i].rule;
+	return NULL;
+}
+
+void job_option_error(const char *k, const char *v, int rc, char *why, size_t n)
+{
+	char list[512];
+	const char *near;
+	size_t i;
+
+	if (rc > 0) {
+		for (i = 0; i < N(fio_only); i++) {
+			if (!strcmp(k, fio_only[i].name)) {
+				snprintf(why, n, "fio's %s is not supported by antic-sim (%s)", k, fio_only[i].why);
+				return;
+			}
+		}
+		if (in(k, fio_names, N(fio_names))) {
+			snprintf(why, n, "fio's %s is not supported by antic-sim", k);
+			return;
+		}
+		near = nearest_name(k, option_names, N(option_names));
+		if (near)
+			snprintf(why, n, "%s: no such option; did you mean %s?", k, near);
+		else
+			snprintf(why, n, "%s: no such option (antic-sim(1) lists the options it takes)", k);
+		return;
+	}
+	if (!strcmp(k, "rw") || !strcmp(k, "readwrite")) {
+		char base[32];
+
+		snprintf(base, sizeof(base), "%.*s", (int)strcspn(v, ":"), v);
+		if (in(base, rw_fio_only, N(rw_fio_only))) {
+			snprintf(why, n, "fio's %s=%s is not supported by antic-sim (the simulated disk has no discard)",
+				 k, base);
+			return;
+		}
+		name_list(list, sizeof(list), rw_names, N(rw_names));
+		near = in(base, rw_names, N(rw_names)) ? NULL : nearest_name(base, rw_names, N(rw_names));
+		snprintf(why, n, "%s: want %s (sequential ones may add :SIZE), got '%s'%s%s%s", k, list, v,
+			 near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+		return;
+	}
+	if (!strcmp(k, "ioengine")) {
+		if (in(v, fio_engines, N(fio_engines))) {
+			snprintf(why, n, "fio's ioengine=%s is not supported by antic-sim (it models the "
+				 "block I/O of read/write and asynchronous engines)", v);
+			return;
+		}
+		name_list(list, sizeof(list), engines, N(engines));
+		near = nearest_name(v, engines, N(engines));
+		snprintf(why, n, "ioengine: want %s, got '%s'%s%s%s", list, v,
+			 near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+		return;
+	}
+	if (!strcmp(k, "zonemode") && !strcmp(v, "zbd")) {
+		snprintf(why, n, "fio's zonemode=zbd is not supported by antic-sim (zoned devices are not modelled)");
+		return;
+	}
+	if (!strcmp(k, "random_distribution") && !strncmp(v, "zoned_abs", 9)) {
+		snprintf(why, n, "fio's random_distribution=zoned_abs is not supported by antic-sim (zoned: is)");
+		return;
+	}
+	if ((!strcmp(k, "bssplit") || !strcmp(k, "random_distribution")) && strchr(v, ',')) {
+		snprintf(why, n, "fio's %s per direction (with ',') is not supported by antic-sim: "
+			 "give one for both, got '%s'", k, v);
+		return;
+	}
+	if (!strcmp(k, "numjobs")) {
+		uint64_t x;
+
+		if (!parse_uint(v, UINT64_MAX, &x) && x > 4096)
+			snprintf(why, n, "numjobs: at most 4096 (fio's own limit), got '%s'", v);
+		else
+			snprintf(why, n, "numjobs: want 1..4096, got '%s'", v);
+		return;
+	}
+	if (!strcmp(k, "ioscheduler")) {
+		if (!strcmp(v, "bfq") || !strcmp(v, "kyber") || !strcmp(v, "cfq") || !strcmp(v, "bfq-mq")) {
+			snprintf(why, n, "fio's ioscheduler=%s is not supported by antic-sim (it simulates "
+				 "none, mq-deadline and anticipatory)", v);
+			return;
+		}
+		snprintf(why, n, "ioscheduler: want none (noop), mq-deadline (deadline) or anticipatory "
+			 "(as), got '%s'", v);
+		return;
+	}
+	if (value_rule(k)) {
+		snprintf(why, n, "%s: want %s, got '%s'", k, value_rule(k), v);
+		return;
+	}
+	snprintf(why, n, "%s: bad value '%s'", k, v);
+}

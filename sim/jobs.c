@@ -110,8 +110,10 @@ static int start_fsync(struct sim *s, struct sim_proc *p, unsigned fi)
 	p->fsync_gen++;
 	if (!f->pages)
 		return 0;
+	s->ioprio = job_class(p->spec);	/* fsync writes in the caller's context */
 	while ((n = write_run(s, fi, &cur, K_FSYNC, &p->ap, true)) > 0)
 		p->fsync_pending++;
+	s->ioprio = ANTIC_CLASS_BE;
 	return n;
 }
 
@@ -297,6 +299,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 {
 	unsigned fi, slot = free_slot(p);
 	uint64_t off, len;
+	int rc;
 	int dir, got = job_next_io(s, p, &fi, &off, &len, &dir);
 	struct app_io *a;
 
@@ -307,17 +310,25 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	p->inflight++;
 	p->state = S_IO;
 	if (!p->spec->direct) {
-		int rc;
-
 		p->issuing = true;
 		rc = dir ? buffered_write(s, p, slot, fi, off, len) :
 			   buffered_read(s, p, slot, fi, off, len);
 		p->issuing = false;
 		return rc;
 	}
-	return blk_submit_split(s, K_DIRECT, &p->ap, slot,
-				s->files[fi].start + off / 512, (len + 511) / 512,
-				dir, true, &a->pieces);
+	/* fio's cmdprio_percentage: this I/O goes with cmdprio_class */
+	s->ioprio = job_class(p->spec);
+	if (p->spec->cmdprio_pct[dir] &&
+	    rng_below(&p->prio_rng, 100) < p->spec->cmdprio_pct[dir]) {
+		unsigned c = p->spec->cmdprio_class[dir];
+
+		s->ioprio = c == 1 ? ANTIC_CLASS_RT : c == 3 ? ANTIC_CLASS_IDLE : ANTIC_CLASS_BE;
+	}
+	rc = blk_submit_split(s, K_DIRECT, &p->ap, slot,
+			      s->files[fi].start + off / 512, (len + 511) / 512,
+			      dir, true, &a->pieces);
+	s->ioprio = ANTIC_CLASS_BE;
+	return rc;
 }
 
 static int issue_next(struct sim *s, struct sim_proc *p)

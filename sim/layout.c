@@ -102,6 +102,7 @@ int layout(struct sim *s, char *err, size_t errlen)
 				snprintf(p->name, sizeof(p->name), "%s", j->name);
 			p->rng = (j->randseed_given ? j->randseed : s->set->seed) *
 				0x9e3779b97f4a7c15ULL + pi * 7919 + 1;
+			p->prio_rng = p->rng ^ 0x636d647072696fULL;
 			p->loops_left = j->loops;
 			antic_proc_init(&p->ap);
 			p->app = calloc(j->iodepth, sizeof(*p->app));

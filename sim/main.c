@@ -8,6 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* the exit status of a run stopped at max_time (its report still written whole) */
+#define EXIT_MAX_TIME 3
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -20,13 +23,19 @@ static void usage(FILE *f)
 		"  --seed N                random seed (default 1, or the job file's)\n"
 		"  --set NAME=VALUE        a tunable, disk parameter or simulator setting, e.g.\n"
 		"                          antic_expire=6 (ms), rpm=5400, type=ssd, queue_depth=32,\n"
-		"                          mem=256m, read_ahead_kb=128; see README.md\n"
+		"                          mem=256m, read_ahead_kb=128; see antic-sim(1)\n"
+		"                          (the disk: st2000dm006, 2 TB 7200 rpm, at queue depth 32\n"
+		"                          unless disk=NAME loads a preset whole, its depth 1 included)\n"
 		"  --write_iolog FILE      what the jobs issued, as fio's iolog v3 (file offsets;\n"
 		"                          of the first scheduler's run)\n"
 		"  --quiet                 no progress on stderr\n"
+		"  --counters              every anticipatory counter in the table, the zero ones too\n"
 		"  --list-schedulers       each scheduler's name, the Linux scheduler that plays it,\n"
 		"                          and its alias, one a line\n"
 		"  --help, --version\n"
+		"exit status: 0 done, 1 an error (nothing written), 2 a bad command line,\n"
+		"  3 a run stopped at max_time (default 3600 s simulated) before its jobs ended\n"
+		"  (the report is written, marked STOPPED in the table and timed_out in JSON)\n"
 		"trace options (replay, convert):\n"
 		"  --format FMT            the trace's format (default: detected from its content):\n"
 		"                          blktrace   blktrace's binary files (give the base name)\n"
@@ -50,7 +59,10 @@ static void usage(FILE *f)
 		"  --time-scale X          multiply recorded times and think times by X (0.5: twice as fast)\n"
 		"  --jobs JOBFILE          run the job file's jobs as a background load beside the trace\n"
 		"                          (its settings apply too); the run ends with the replay\n"
-		"  --start TIME            the trace's first request TIME into the run (default 0)\n");
+		"  --start TIME            the trace's first request TIME into the run (default 0)\n"
+		"  --remap scale|wrap      a trace reaching past the disk's end: scale positions by\n"
+		"                          capacity/extent (as fio's replay_scale, seeks shorter) or\n"
+		"                          wrap them modulo the capacity (seeks kept, regions folded)\n");
 }
 
 /* The trace options shared by replay and convert; 1 if @a was one, -1 on a bad value. */
@@ -99,7 +111,10 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 	if (!f)
 		return;
 	fprintf(f, "trace %s: %s", path, trace_format_name(fmt));
-	if (ts->files > 1)
+	if (ts->siblings)
+		fprintf(f, " (one CPU's file given: all %u per-CPU files beside it merged, as blkparse "
+			"-i does, since a request may complete on another CPU)", ts->files);
+	else if (ts->files > 1)
 		fprintf(f, " (%u per-CPU files merged)", ts->files);
 	fprintf(f, ", %llu requests (%llu reads %.1f MiB, %llu writes %.1f MiB) over %.3f s, %llu processes",
 		(unsigned long long)ts->records, (unsigned long long)ts->ios[0], ts->bytes[0] / 1048576.0,
@@ -135,6 +150,9 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 		fprintf(f, "; the format names no processes, so the device is one process");
 	if (rs->time_scale != 1.0)
 		fprintf(f, "; times scaled by %g", rs->time_scale);
+	if (rs->remap)
+		fprintf(f, "; positions past the disk's end %s (--remap)",
+			rs->remap == REMAP_SCALE ? "scaled onto it, all in proportion" : "wrapped modulo its capacity");
 	fprintf(f, "\n\n");
 }
 
@@ -265,11 +283,11 @@ int main(int argc, char **argv)
 	const char *fmt = "table", *out = NULL, *jobfile = NULL, *seed = NULL, *iolog = NULL;
 	const char *sets[64];
 	size_t nsets = 0;
-	bool quiet = false;
+	bool quiet = false, sched_given = false, all_counters = false, timed_out = false;
 	struct workload w;
 	struct sim_result res[8];
 	struct sim_options o = { 0 };
-	char err[512];
+	char err[2048];
 	int i, rc = 1, first = 1;
 	FILE *f = stdout;
 	char tmp[4096], logtmp[4096];
@@ -311,6 +329,7 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--scheduler")) {
 			NEEDARG();
+			sched_given = true;
 			if (parse_sched_list(v, pols, &npol)) {
 				fprintf(stderr, "antic-sim: --scheduler: bad list '%s' (want noop, deadline, anticipatory)\n", v);
 				return 2;
@@ -340,6 +359,8 @@ int main(int argc, char **argv)
 			sets[nsets++] = v;
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			quiet = true;
+		} else if (!strcmp(a, "--counters")) {
+			all_counters = true;
 		} else if (replay && !strcmp(a, "--skip-bad")) {
 			rs.topts.skip_bad = true;
 		} else if (replay && (!strcmp(a, "--format") || !strcmp(a, "--device") ||
@@ -356,6 +377,13 @@ int main(int argc, char **argv)
 			}
 			rs.closed = !strcmp(v, "closed");
 			mode_given = true;
+		} else if (replay && !strcmp(a, "--remap")) {
+			NEEDARG();
+			if (strcmp(v, "scale") && strcmp(v, "wrap")) {
+				fprintf(stderr, "antic-sim: --remap: want scale or wrap, got '%s'\n", v);
+				return 2;
+			}
+			rs.remap = v[0] == 's' ? REMAP_SCALE : REMAP_WRAP;
 		} else if (replay && !strcmp(a, "--jobs")) {
 			NEEDARG();
 			bgjobs = v;
@@ -376,8 +404,17 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "antic-sim: unknown option '%s'\n", argv[i]);
-			usage(stderr);
+			static const char *const opts[] = { "--scheduler", "--output-format", "--output",
+				"--write_iolog", "--seed", "--set", "--quiet", "--counters",
+				"--list-schedulers", "--help", "--version", "--format", "--device", "--skip",
+				"--limit", "--offset", "--skip-bad", "--replay", "--jobs", "--start",
+				"--time-scale", "--remap" };
+			const char *near = nearest_name(a, opts, sizeof(opts) / sizeof(opts[0]));
+
+			if (near)
+				fprintf(stderr, "antic-sim: unknown option '%s'; did you mean %s?\n", argv[i], near);
+			else
+				fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);
 			return 2;
 		} else if (!jobfile) {
 			jobfile = a;
@@ -435,7 +472,16 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* a job file's ioscheduler= picks the one scheduler, unless --scheduler did */
+	if (!sched_given && w.set.ioscheduler) {
+		pols[0] = (enum sim_policy)(w.set.ioscheduler - 1);
+		npol = 1;
+	}
 	o.progress = !quiet && isatty(2);
+	if (!quiet)
+		fprintf(stderr, "antic-sim: each run stops at max_time, %g s of simulated time "
+			"(--set max_time=); a run stopped there exits %d\n",
+			(double)w.set.max_time / 1e9, EXIT_MAX_TIME);
 	if (iolog) {
 		if (!(o.iolog = open_out(iolog, logtmp, sizeof(logtmp))))
 			goto out;
@@ -443,7 +489,11 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < npol; k++) {
 		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err))) {
-			fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+			/* a replay's errors name the trace (and line) themselves */
+			if (strncmp(err, jobfile, strlen(jobfile)))
+				fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+			else
+				fprintf(stderr, "antic-sim: %s\n", err);
 			while (k--)
 				sim_result_free(&res[k]);
 			if (o.iolog)
@@ -472,7 +522,8 @@ int main(int argc, char **argv)
 	if (out && !(f = open_out(out, tmp, sizeof(tmp))))
 		goto free_res;
 	{
-		struct report_ctx c = { jobfile, &w, res, npol };
+		struct report_ctx c = { .jobfile = jobfile, .w = &w, .res = res, .nres = npol,
+				       .all_counters = all_counters };
 
 		if (replay)
 			print_trace_summary(strcmp(fmt, "table") ? (quiet ? NULL : stderr) : f,
@@ -490,7 +541,9 @@ int main(int argc, char **argv)
 	} else if (fflush(stdout)) {
 		goto free_res;
 	}
-	rc = 0;
+	for (k = 0; k < npol; k++)
+		timed_out |= res[k].timed_out;
+	rc = timed_out ? EXIT_MAX_TIME : 0;
 free_res:
 	for (k = 0; k < npol; k++)
 		sim_result_free(&res[k]);

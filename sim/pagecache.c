@@ -29,6 +29,7 @@ int read_pages(struct sim *s, struct sim_proc *proc, unsigned fi, uint64_t lo, u
 
 	if (hi > f->npages)
 		hi = f->npages;
+	s->ioprio = job_class(proc->spec);	/* the reader's read-ahead */
 	while (p < hi) {
 		uint64_t q;
 
@@ -39,10 +40,13 @@ int read_pages(struct sim *s, struct sim_proc *proc, unsigned fi, uint64_t lo, u
 		for (q = p; q < hi && f->pages[q] == P_NONE && q - p < max_pages_per_rq(s); q++)
 			f->pages[q] = P_INFLIGHT;
 		if (blk_submit(s, K_RA, &proc->ap, 0, fi, f->start + p * SECT_PER_PAGE,
-			   (q - p) * SECT_PER_PAGE, false, true, p, q - p))
+			   (q - p) * SECT_PER_PAGE, false, true, p, q - p)) {
+			s->ioprio = ANTIC_CLASS_BE;
 			return -1;
+		}
 		p = q;
 	}
+	s->ioprio = ANTIC_CLASS_BE;
 	return 0;
 }
 

@@ -62,6 +62,7 @@ struct replay {
 	size_t nlive, caplive;
 	int free_live;
 	struct trace_rec next;	/* open loop: the record due next */
+	uint64_t extent;	/* --remap scale: the trace's last sector + 1; 0: no scaling */
 	bool eof;
 	char err[512];
 };
@@ -149,6 +150,32 @@ static int replay_proc_of(struct sim *s, uint32_t pid)
 	return pi >= 0 ? pi : replay_proc_new(s, pid);
 }
 
+/*
+ * --remap: a record past the disk's end moved onto it. Scale maps the
+ * trace's extent onto the capacity (positions in proportion, so seek
+ * distances shrink by the same factor); wrap takes the position modulo
+ * the capacity (distances kept, far regions folded onto near ones). A
+ * position on a 4 KiB boundary stays on one; a request that would cross
+ * the end is moved back to end there.
+ */
+static void replay_remap(struct sim *s, struct trace_rec *rec)
+{
+	uint64_t cap = s->disk.p.capacity, x = rec->sector;
+	bool aligned = !(x & 7);
+
+	if (s->rp->spec->remap == REMAP_SCALE && s->rp->extent > cap)
+		x = (uint64_t)((unsigned __int128)x * cap / s->rp->extent);
+	else if (s->rp->spec->remap == REMAP_WRAP)
+		x %= cap;
+	else
+		return;
+	if (aligned)
+		x &= ~7ULL;
+	if (x + rec->nr > cap)
+		x = rec->nr > cap ? 0 : (cap - rec->nr) & (aligned ? ~7ULL : ~0ULL);
+	rec->sector = x;
+}
+
 /* A record must fit on the simulated disk: replay_read checks each it reads. */
 static int replay_check_fits(struct sim *s, const struct trace_rec *rec)
 {
@@ -157,7 +184,7 @@ static int replay_check_fits(struct sim *s, const struct trace_rec *rec)
 	if (rec->sector + rec->nr > s->disk.p.capacity) {
 		snprintf(rp->err, sizeof(rp->err),
 			 "%s:%llu: sector: %llu + %u is beyond the simulated disk's %llu sectors; "
-			 "give a larger --set capacity=",
+			 "give a larger --set capacity=, or --remap scale or wrap",
 			 rp->spec->path, (unsigned long long)rec->line,
 			 (unsigned long long)rec->sector, rec->nr,
 			 (unsigned long long)s->disk.p.capacity);
@@ -277,6 +304,8 @@ static int replay_read(struct sim *s, struct trace_rec *rec)
 	struct replay *rp = s->rp;
 	int rc = trace_next(rp->t, rec, rp->err, sizeof(rp->err));
 
+	if (rc > 0 && rp->spec->remap)
+		replay_remap(s, rec);
 	if (rc > 0 && replay_check_fits(s, rec))
 		return -1;
 	if (rc == 0) {
@@ -413,6 +442,20 @@ int replay_start(struct sim *s, const struct replay_spec *spec, char *err, size_
 	rp->base = s->r->nr_jobs;
 	rp->free_live = -1;
 	pidmap_init(&rp->pids);
+	if (spec->remap == REMAP_SCALE) {
+		/* the extent first: one read of the whole trace before the replay's */
+		struct trace *t = trace_open(spec->path, &spec->topts, err, errlen);
+		struct trace_rec r;
+
+		if (!t)
+			return -1;
+		while ((i = trace_next(t, &r, err, errlen)) > 0)
+			if (r.sector + r.nr > rp->extent)
+				rp->extent = r.sector + r.nr;
+		trace_close(t);
+		if (i < 0)
+			return -1;
+	}
 	rp->t = trace_open(spec->path, &spec->topts, err, errlen);
 	if (!rp->t)
 		return -1;

@@ -28,9 +28,12 @@ static double mean_seek(const struct sim_result *r)
 	return r->disk.seeks ? (double)r->disk.seek_sectors / (double)r->disk.seeks : 0;
 }
 
+/* the name column's width: the longest job name, whole (at least 14) */
+static int name_width;
+
 static void row(FILE *f, const char *job, const char *what)
 {
-	fprintf(f, "%-14.14s %-16s", job, what);
+	fprintf(f, "%-*s %-16s", name_width, job, what);
 }
 
 /*
@@ -44,17 +47,28 @@ static const struct job_result *jr(const struct report_ctx *c, size_t k, size_t 
 	return i < c->res[k].nr_jobs ? &c->res[k].jobs[i] : &none;
 }
 
-/* anticipatory's counters by their one name, wrapped at 100 columns */
-static void as_counters_line(FILE *f, const struct as_counters *a)
+/*
+ * anticipatory's counters by their one name, wrapped at 100 columns: those
+ * not zero, or all with --counters
+ */
+static void as_counters_line(FILE *f, const struct as_counters *a, bool all)
 {
 	int col = fprintf(f, "anticipatory:");
-	size_t n;
+	size_t n, last = 0, shown = 0;
 
+	for (n = 0; n < AS_NR_COUNTERS; n++)
+		if (all || as_counter(a, &as_counter_descs[n]))
+			last = n;
 	for (n = 0; n < AS_NR_COUNTERS; n++) {
 		char item[64];
-		int len = snprintf(item, sizeof(item), " %s %llu%s", as_counter_descs[n].name,
-				   (unsigned long long)as_counter(a, &as_counter_descs[n]),
-				   n + 1 < AS_NR_COUNTERS ? "," : "");
+		int len;
+
+		if (!all && !as_counter(a, &as_counter_descs[n]))
+			continue;
+		shown++;
+		len = snprintf(item, sizeof(item), " %s %llu%s", as_counter_descs[n].name,
+			       (unsigned long long)as_counter(a, &as_counter_descs[n]),
+			       n < last ? "," : "");
 
 		if (col + len > 100) {
 			fputs("\n ", f);
@@ -63,6 +77,8 @@ static void as_counters_line(FILE *f, const struct as_counters *a)
 		fputs(item, f);
 		col += len;
 	}
+	if (!shown)
+		fputs(" every counter 0 (--counters lists them)", f);
 	fputc('\n', f);
 }
 
@@ -73,11 +89,25 @@ void report_table(FILE *f, const struct report_ctx *c)
 	int dir;
 	static const char *const dn[] = { "read", "write" };
 
-	fprintf(f, "antic-sim %s: %s, seed %llu, %s %s%u rpm, %llu GB, queue depth %u\n",
+	name_width = 14;
+	for (k = 0; k < c->nres; k++)
+		for (i = 0; i < c->res[k].nr_jobs; i++)
+			if ((int)strlen(c->res[k].jobs[i].name) > name_width)
+				name_width = (int)strlen(c->res[k].jobs[i].name);
+	fprintf(f, "antic-sim %s: %s, seed %llu, %s %s%u rpm, %llu GB, queue depth %u, max_time %g s\n",
 		ANTIC_SIM_VERSION, c->jobfile, (unsigned long long)c->w->set.seed,
 		d->type == DISK_SSD ? "ssd" : "hdd", d->type == DISK_SSD ? "(model) " : "",
 		d->type == DISK_SSD ? 0 : d->rpm,
-		(unsigned long long)(d->capacity * 512 / 1000000000ULL), d->queue_depth);
+		(unsigned long long)(d->capacity * 512 / 1000000000ULL), d->queue_depth,
+		(double)c->w->set.max_time / 1e9);
+	for (i = 0, k = 0; k < c->nres; k++) {
+		if (!c->res[k].timed_out)
+			continue;
+		fprintf(f, "%s%s", i++ ? ", " : "STOPPED at max_time before the jobs ended (figures of "
+			"its first seconds only; --set max_time= to go on): ", c->res[k].scheduler);
+	}
+	if (i)
+		fputc('\n', f);
 	row(f, "", "");
 	for (k = 0; k < c->nres; k++)
 		fprintf(f, " %13s", c->res[k].scheduler);
@@ -145,12 +175,17 @@ void report_table(FILE *f, const struct report_ctx *c)
 
 		if (strcmp(c->res[k].scheduler, "anticipatory"))
 			continue;
-		as_counters_line(f, a);
+		as_counters_line(f, a, c->all_counters);
 	}
 	for (k = 0; k < c->nres; k++)
 		if (c->res[k].timed_out)
 			fprintf(f, "warning: %s stopped at max_time before its jobs ended\n",
 				c->res[k].scheduler);
+	for (k = 0; k < c->nres; k++)
+		if (c->res[k].requeues)
+			fprintf(f, "%s: the drive gave back %llu commands (requeue_per_mille %u)\n",
+				c->res[k].scheduler, (unsigned long long)c->res[k].requeues,
+				c->w->set.requeue_per_mille);
 }
 
 static void json_dir(FILE *f, const struct job_result *j, int dir)
@@ -218,6 +253,8 @@ void report_json(FILE *f, const struct report_ctx *c)
 			mean_seek(r), (unsigned long long)r->disk_busy,
 			(unsigned long long)r->sim_time, (unsigned long long)r->events,
 			(unsigned long long)r->tag_waits, r->timed_out ? "true" : "false");
+		if (r->requeues)	/* only with faults asked for (requeue_per_mille) */
+			fprintf(f, ", \"requeues\": %llu", (unsigned long long)r->requeues);
 		if (!strcmp(r->scheduler, "anticipatory")) {
 			const struct as_counters *a = &r->as;
 

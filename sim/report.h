@@ -10,6 +10,7 @@ struct report_ctx {
 	const struct workload *w;
 	const struct sim_result *res;
 	size_t nres;
+	bool all_counters;	/* --counters: the table shows the zero ones too */
 };
 
 void report_table(FILE *f, const struct report_ctx *c);

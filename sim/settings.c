@@ -11,7 +11,22 @@ void sim_default_settings(struct sim_settings *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->seed = 1;
-	disk_default_params(&s->disk);
+	/*
+	 * Today's disk: a 2 TB 7200 rpm SATA drive (the one core's
+	 * st2000dm006 preset was fitted to) with NCQ at libata's depth of
+	 * 32, as such a drive runs under Linux. disk= loads a preset whole,
+	 * its depth of 1 included.
+	 */
+	{
+		const struct disk_preset *pr = disk_preset_find("st2000dm006");
+
+		if (pr) {
+			s->disk = pr->p;
+			s->disk.queue_depth = 32;
+		} else {
+			disk_default_params(&s->disk);
+		}
+	}
 	as_default_tunables(&s->as, true);
 	dl_default_tunables(&s->dl);
 	s->mem_bytes = 256ULL << 20;	/* Morton's test machine */
@@ -23,6 +38,43 @@ void sim_default_settings(struct sim_settings *s)
 	s->wakeup = 20 * 1000;
 	s->wbt = true;
 	s->max_time = 3600ULL * ANTIC_NSEC_PER_SEC;
+}
+
+/* the disk's single figures, each a uint32_t of struct disk_params */
+static const struct { const char *name; size_t off; uint64_t lo, hi; } dp[] = {
+#define P(f, lo, hi) { #f, offsetof(struct disk_params, f), lo, hi }
+	P(rpm, 1000, 30000), P(heads, 1, 64), P(zones, 1, 64),
+	P(outer_mbps, 1, 100000), P(inner_mbps, 1, 100000),
+	P(track_to_track_us, 1, 1000000), P(avg_seek_us, 1, 1000000),
+	P(full_stroke_us, 1, 1000000), P(overhead_us, 0, 1000000),
+	P(cache_segments, 0, 64), P(segment_kb, 4, 65536),
+	P(iface_mbps, 1, 100000), P(queue_depth, 1, 256),
+	P(ncq_age_ms, 0, 60000), P(ncq_age_weight, 0, 1000),
+	P(write_cache, 0, 1), P(cache_mb, 1, 4096),
+	P(ssd_read_us, 0, 1000000), P(ssd_write_us, 0, 1000000),
+	P(ssd_channels, 1, 64), P(ssd_mbps, 1, 100000),
+#undef P
+};
+
+/* the settings besides dp's and the AS tunables, for the list an unknown one prints */
+static const char *const other_names[] = {
+	"disk", "type", "capacity", "seed", "dl_read_expire", "dl_write_expire",
+	"writes_starved", "fifo_batch", "mem", "dirty_ratio", "dirty_background_ratio",
+	"read_ahead_kb", "max_sectors_kb", "nr_requests", "max_time", "wbt", "wakeup",
+};
+
+#define NR_SETTINGS (sizeof(dp) / sizeof(dp[0]) + AS_NR_TUNABLES + \
+		     sizeof(other_names) / sizeof(other_names[0]))
+
+const char *settings_name(size_t i)
+{
+	if (i < sizeof(dp) / sizeof(dp[0]))
+		return dp[i].name;
+	i -= sizeof(dp) / sizeof(dp[0]);
+	if (i < AS_NR_TUNABLES)
+		return as_tunable_descs[i].name;
+	i -= AS_NR_TUNABLES;
+	return i < sizeof(other_names) / sizeof(other_names[0]) ? other_names[i] : NULL;
 }
 
 static int ms_value(const char *v, uint64_t max_ms, uint64_t *ns)
@@ -38,20 +90,6 @@ static int ms_value(const char *v, uint64_t max_ms, uint64_t *ns)
 int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		   char *err, size_t errlen)
 {
-	static const struct { const char *name; size_t off; uint64_t lo, hi; } dp[] = {
-#define P(f, lo, hi) { #f, offsetof(struct disk_params, f), lo, hi }
-		P(rpm, 1000, 30000), P(heads, 1, 64), P(zones, 1, 64),
-		P(outer_mbps, 1, 100000), P(inner_mbps, 1, 100000),
-		P(track_to_track_us, 1, 1000000), P(avg_seek_us, 1, 1000000),
-		P(full_stroke_us, 1, 1000000), P(overhead_us, 0, 1000000),
-		P(cache_segments, 0, 64), P(segment_kb, 4, 65536),
-		P(iface_mbps, 1, 100000), P(queue_depth, 1, 256),
-		P(ncq_age_ms, 0, 60000), P(ncq_age_weight, 0, 1000),
-		P(write_cache, 0, 1), P(cache_mb, 1, 4096),
-		P(ssd_read_us, 0, 1000000), P(ssd_write_us, 0, 1000000),
-		P(ssd_channels, 1, 64), P(ssd_mbps, 1, 100000),
-#undef P
-	};
 	uint64_t x;
 	size_t i;
 
@@ -170,11 +208,31 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		s->wbt = v[0] == '1';
 		return 0;
 	}
+	if (!strcmp(k, "requeue_per_mille")) {
+		/* at most half: a command is given back again with that chance */
+		if (parse_uint(v, 500, &x))
+			return seterr(err, errlen, "requeue_per_mille: want an integer 0..500, got '%s'", v);
+		s->requeue_per_mille = (unsigned)x;
+		return 0;
+	}
 	if (!strcmp(k, "wakeup")) {
 		if (parse_time(v, 1000, &x) || x > ANTIC_NSEC_PER_SEC)
 			return seterr(err, errlen, "wakeup: want a time up to 1s (default unit us), got '%s'", v);
 		s->wakeup = x;
 		return 0;
 	}
-	return seterr(err, errlen, "unknown setting '%s'", k);
+	{
+		const char *names[NR_SETTINGS], *near;
+		char list[1024];
+		size_t o = 0;
+
+		for (i = 0; i < NR_SETTINGS; i++)
+			names[i] = settings_name(i);
+		near = nearest_name(k, names, NR_SETTINGS);
+		if (near)
+			return seterr(err, errlen, "unknown setting '%s'; did you mean %s?", k, near);
+		for (i = 0; i < NR_SETTINGS && o < sizeof(list); i++)
+			o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? " " : "", names[i]);
+		return seterr(err, errlen, "unknown setting '%s'; the settings are: %s", k, list);
+	}
 }

@@ -84,6 +84,7 @@ struct sim_proc {
 	uint64_t io_size, issued;
 	unsigned loops_left;
 	uint64_t rng;
+	uint64_t prio_rng;	/* cmdprio_percentage's draws: they move no other */
 	int state;
 	bool started, finished, exit_reported;
 	bool issuing;		/* inside issue_one: an I/O completing now must not recurse */
@@ -116,6 +117,7 @@ struct sim_rq {
 	uint64_t page_lo, npages;
 	struct disk_cmd cmd;	/* at the drive (cmd.arrival: when it got there) */
 	bool absorbed;		/* a write the drive's cache took */
+	bool requeued;		/* given back once: now sent around the scheduler */
 	unsigned tag_limit;	/* the scheduler tags it may find in use and still take one */
 	struct sim_rq *next_free;	/* also the tag wait's link */
 };
@@ -190,6 +192,13 @@ struct sim {
 	struct sim_rq *flushq, *flushq_tail, *flush_rq;
 	uint64_t busy_since;
 	uint64_t sched_wake;
+	uint64_t fault_rng;	/* requeue_per_mille's draws, seeded by seed */
+	/*
+	 * The I/O priority class of the context that submits now (the
+	 * kernel's current task's ioprio, which bio_set_ioprio reads): a
+	 * job while it issues, best effort otherwise (the flusher).
+	 */
+	u8 ioprio;
 	/*
 	 * The scheduler's tags (nr_requests): taken at submission, given back
 	 * at completion; a request that finds its share in use waits, oldest
@@ -240,6 +249,13 @@ void event_set_side(struct sim *s, int slot, uint64_t t, int type, struct sim_rq
 bool event_pop(struct sim *s, struct event *ev);
 
 /* blk.c: the block layer, the policy in front of the drive */
+/* A job's I/O priority class (fio's prioclass) as core names it. */
+static inline u8 job_class(const struct job_spec *j)
+{
+	return j->prioclass == 1 ? ANTIC_CLASS_RT :
+	       j->prioclass == 3 ? ANTIC_CLASS_IDLE : ANTIC_CLASS_BE;
+}
+
 int blk_submit(struct sim *s, int kind, struct antic_proc *ap, unsigned io,
 	       unsigned file, uint64_t sector, uint64_t nr, bool write,
 	       bool sync, uint64_t page_lo, uint64_t npages);
@@ -248,6 +264,7 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 		     bool sync, unsigned *pieces);
 void blk_run_queue(struct sim *s);
 void blk_complete(struct sim *s, struct sim_rq *rq);
+bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq);
 struct sim_rq *blk_alloc(struct sim *s);
 void blk_free(struct sim *s, struct sim_rq *rq);
 void blk_release(struct sim *s);

@@ -251,7 +251,33 @@ int tr_blktrace_open(struct trace *t, char *err, size_t errlen)
 	bt->cpu = calloc(MAX_CPU_FILES, sizeof(*bt->cpu));
 	if (!bt->pdu || !bt->cpu)
 		return -1;
-	if (access(t->path, R_OK) == 0) {
+	/*
+	 * NAME.blktrace.N given (what tab completion offers) is one CPU's
+	 * share: a request queued on one CPU may complete on another, so the
+	 * CPU files beside it are read too, as blkparse -i NAME would.
+	 */
+	{
+		const char *dot = strrchr(t->path, '.');
+		size_t base = dot ? (size_t)(dot - t->path) : 0;
+
+		if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1) &&
+		    base >= 9 && !strncmp(t->path + base - 9, ".blktrace", 9) &&
+		    base - 9 < 4096) {
+			char stem[4096];
+
+			snprintf(stem, sizeof(stem), "%.*s", (int)(base - 9), t->path);
+			for (i = 0; i < MAX_CPU_FILES; i++) {
+				snprintf(name, sizeof(name), "%s.blktrace.%u", stem, i);
+				if (access(name, R_OK) == 0)
+					bt->cpu[bt->ncpu++].name = strdup(name);
+			}
+			t->st.siblings = bt->ncpu > 1;
+		}
+	}
+	if (bt->ncpu > 1) {
+		/* the siblings found above */
+	} else if (access(t->path, R_OK) == 0) {
+		free(bt->cpu[0].name);
 		bt->cpu[0].name = strdup(t->path);
 		bt->ncpu = 1;
 	} else {

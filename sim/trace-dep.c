@@ -109,8 +109,18 @@ void tr_dep_free(struct trace *t)
 bool tr_dev_keep(struct trace *t, const char *dev, char *err, size_t errlen, int *rc)
 {
 	*rc = 0;
-	if (t->o.device)
-		return !strcmp(dev, t->o.device);
+	if (t->o.device) {
+		unsigned i;
+
+		if (!strcmp(dev, t->o.device))
+			return true;
+		/* another device: remembered, to name it if --device keeps nothing */
+		for (i = 0; i < t->nseen_dev && strcmp(t->seen_dev[i], dev); i++)
+			;
+		if (i == t->nseen_dev && i < 8)
+			snprintf(t->seen_dev[t->nseen_dev++], sizeof(t->seen_dev[0]), "%s", dev);
+		return false;
+	}
 	if (!t->have_dev) {
 		snprintf(t->dev, sizeof(t->dev), "%s", dev);
 		t->have_dev = true;

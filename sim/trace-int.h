@@ -57,6 +57,10 @@ struct trace {
 	/* where tr_emit() puts its record: trace_next's caller's, not a copy */
 	struct trace_rec *out_rec;
 	uint64_t rec_off;	/* blktrace: the byte offset of the record at hand */
+	/* for the error when nothing is kept: the devices --device passed over */
+	char seen_dev[8][24];
+	unsigned nseen_dev;
+	uint64_t skipped_to;	/* the latest time (since the first request) --skip dropped */
 };
 
 /* Formats @err as "FILE:LINE: FIELD: why" (blktrace: "FILE: byte N: ..."); -1. */
@@ -145,6 +149,7 @@ tr_emit_io(struct trace *t, uint64_t raw, const char *dev, uint64_t sector,
 	rel = raw > t->t0 ? raw - t->t0 : 0;
 	if (rel < t->o.skip) {
 		t->st.ignored++;
+		t->skipped_to = rel;
 		return 0;
 	}
 	rel -= t->o.skip;

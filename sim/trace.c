@@ -372,6 +372,32 @@ struct trace *trace_open(const char *path, const struct trace_opts *o,
 	return t;
 }
 
+/*
+ * The end of a trace that kept no request: an error, never an empty
+ * result, naming what dropped everything. -1.
+ */
+static int nothing_kept(struct trace *t, char *err, size_t errlen)
+{
+	size_t o;
+	unsigned i;
+
+	if (t->o.device && !t->have_t0) {
+		o = (size_t)snprintf(err, errlen, "%s: --device %s matches no request; the trace's devices: ",
+				     t->path, t->o.device);
+		for (i = 0; i < t->nseen_dev && o < errlen; i++)
+			o += (size_t)snprintf(err + o, errlen - o, "%s%s", i ? ", " : "", t->seen_dev[i]);
+		if (!t->nseen_dev && o < errlen)
+			snprintf(err + o, errlen - o, "none (no read or write requests)");
+	} else if (t->o.skip && t->have_t0) {
+		snprintf(err, errlen, "%s: --skip %.3f s leaves no request: the trace's last one is %.3f s "
+			 "after its first", t->path, t->o.skip / 1e9, t->skipped_to / 1e9);
+	} else {
+		snprintf(err, errlen, "%s: no read or write request in the trace (%llu ignored: flush, "
+			 "discard, passthrough)", t->path, (unsigned long long)t->st.ignored);
+	}
+	return -1;
+}
+
 int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 {
 	int rc;
@@ -379,8 +405,10 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 	*err = 0;
 	t->out_rec = r;	/* written only when a record is returned */
 	/* its own loop, for speed; binary damage cannot be skipped, it ends the read */
-	if (t->fmt == TF_BLKTRACE)
-		return tr_blktrace_next(t, err, errlen);
+	if (t->fmt == TF_BLKTRACE) {
+		rc = tr_blktrace_next(t, err, errlen);
+		return rc || t->st.records ? rc : nothing_kept(t, err, errlen);
+	}
 	while (!t->ended) {
 		rc = next_line(t, err, errlen);
 		if (rc <= 0) {
@@ -425,7 +453,7 @@ int trace_next(struct trace *t, struct trace_rec *r, char *err, size_t errlen)
 			return 1;
 		}
 	}
-	return 0;
+	return t->st.records ? 0 : nothing_kept(t, err, errlen);
 }
 
 void trace_close(struct trace *t)

@@ -53,6 +53,7 @@ struct trace_stats {
 	uint64_t span;		/* ns from first to last record kept */
 	uint64_t procs;
 	unsigned files;		/* blktrace: per-CPU files merged */
+	bool siblings;		/* blktrace: NAME.blktrace.N given, its sibling CPU files read too */
 	bool has_pids, has_completions;
 };
 

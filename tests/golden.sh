@@ -19,7 +19,10 @@ pass=0 fail=0
 case1() {
 	name=$1; shift
 	sub=; [ "$1" = replay ] && { sub=replay; shift; }
-	if ! "$bin" $sub --quiet --output-format json "$@" > "$tmp/$name.json" 2> "$tmp/$name.err"; then
+	# exit 3: stopped at max_time, its JSON marked timed_out (read-vs-tree's deadline run)
+	"$bin" $sub --quiet --output-format json "$@" > "$tmp/$name.json" 2> "$tmp/$name.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
 		echo "FAIL $name: antic-sim exited non-zero: $(head -c 300 "$tmp/$name.err")"
 		fail=$((fail + 1)); return
 	fi
@@ -38,17 +41,22 @@ case1() {
 	fi
 }
 
+# the cases named by disk pin sata7200 (the default until st2000dm006 at
+# depth 32 took its place), at depth 1 and 32 and as an SSD; the -default
+# ones whatever antic-sim's default disk is
 for f in examples/*.fio; do
 	b=$(basename "$f" .fio)
-	case1 "$b" "$f"
-	case1 "$b-qd32" --set queue_depth=32 "$f"
-	case1 "$b-ssd" --set type=ssd "$f"
+	case1 "$b" --set disk=sata7200 "$f"
+	case1 "$b-qd32" --set disk=sata7200 --set queue_depth=32 "$f"
+	case1 "$b-ssd" --set disk=sata7200 --set type=ssd "$f"
+	case1 "$b-default" "$f"
 done
 for t in tests/traces/*.blktrace.0; do
 	b=$(basename "$t" .blktrace.0)
-	case1 "$b-open" replay --replay open "$t"
-	case1 "$b-closed" replay --replay closed "$t"
-	case1 "$b-closed-qd32" replay --replay closed --set queue_depth=32 "$t"
+	case1 "$b-open" replay --replay open --set disk=sata7200 "$t"
+	case1 "$b-closed" replay --replay closed --set disk=sata7200 "$t"
+	case1 "$b-closed-qd32" replay --replay closed --set disk=sata7200 --set queue_depth=32 "$t"
+	case1 "$b-closed-default" replay --replay closed "$t"
 done
 echo "golden: $pass cases the same as $dir/"
 echo "$pass passed, $fail failed"

@@ -81,8 +81,27 @@ has antic-sim.1 "settings (sim/settings.c)" \
 presets=$(grep -oE '\.name = "[a-z0-9]+"' core/disk.c | sed 's/.*"\(.*\)"/\1/')
 # shellcheck disable=SC2086
 has antic-sim.1 "disk presets (core/disk.c)" $presets
-has antic-sim.1 "trace formats of --help" \
-	$("$sim" --help | sed -n 's/.*--format FMT *\([^(]*\)(.*/\1/p' | tr -d ',' | sed 's/ or / /')
+# trace formats: the code's own list (trace_format_list, in --format's
+# refusal), which --help must list one a line under --format, and the page
+# in --format's paragraph and as a heading of its own under TRACES
+formats=$("$sim" replay --format '?' x 2>&1 | sed -n 's/.*--format: want \(.*\), got .*/\1/p' |
+	sed 's/ or /, /' | tr -d ',')
+helpfmt=$("$sim" --help | sed -n '/--format FMT/,/--device/p' | sed '1d;$d' | awk '{print $1}' | tr '\n' ' ')
+if [ "$(echo $formats)" = "$(echo $helpfmt)" ] && [ "$(echo $formats | wc -w)" -ge 2 ]; then
+	ok "antic-sim --help lists the $(echo $formats | wc -w) trace formats the code reads"
+else
+	ko "antic-sim --help lists formats '$(echo $helpfmt)', the code reads '$(echo $formats)'"
+fi
+# shellcheck disable=SC2086
+has antic-sim.1 "trace formats (trace_format_list)" $formats
+awk 'on && /^\.(TP|SH|SS|PP)/ { exit } prev == ".TP" && $0 == ".BI --format \" fmt\"" { on = 1 }
+	on { print } { prev = $0 }' "$tmp/antic-sim.1" >"$tmp/antic-sim.1.fmt"
+sed -n '/^\.SH TRACES/,/^\.SH /p' "$tmp/antic-sim.1" | awk 'prev == ".TP" { print } { prev = $0 }' \
+	>"$tmp/antic-sim.1.traces"
+# shellcheck disable=SC2086
+has antic-sim.1.fmt "trace formats in --format's paragraph" $formats
+# shellcheck disable=SC2086
+has antic-sim.1.traces "trace formats with an entry under TRACES" $formats
 
 # awk: does the ".TP" entry headed "head" hold the text r before the
 # next paragraph starts?

@@ -130,8 +130,8 @@ checks.append(("--offset replays the same requests elsewhere",
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
-# moved past the simulated disk's end (1000 GB by default; 1000g is 1000 GiB), it is refused
-if "$sim" replay --quiet --scheduler noop --offset 1000g $dir/chain.blkparse > /dev/null 2> "$out/far.err"; then
+# moved past the simulated disk's end (sata7200: 1000 GB; 1000g is 1000 GiB), it is refused
+if "$sim" replay --quiet --scheduler noop --set disk=sata7200 --offset 1000g $dir/chain.blkparse > /dev/null 2> "$out/far.err"; then
 	ko "antic-sim replay --offset past the disk's end is refused"
 elif grep -q 'chain.blkparse:1: sector: 2097152000 + 16384 is beyond' "$out/far.err"; then
 	ok "antic-sim replay --offset past the disk's end is refused"

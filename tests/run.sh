@@ -45,6 +45,8 @@ echo "== the shipped examples are job files fio accepts (fio --parse-only)"
 count tests/fio-parse-examples.sh
 echo "== Debian's fio-examples: each runs in antic-sim or is refused for a listed reason"
 count tests/fio-examples.py
+echo "== antic-sim's command line: errors, empty replays, max_time, names, counters"
+count tests/cli.sh
 echo "== disk presets against their published figures"
 count tests/presets.sh
 echo "== bench/replay-startup keeps each process's chain (against a file)"

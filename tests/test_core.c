@@ -908,8 +908,9 @@ static void test_merges_keep_earlier_time(void)
 	CHECK_EQ(a->sector, 992);
 	CHECK_EQ(a->nr_sectors, 24);
 	CHECK_EQ(a->fifo_time, 10 * MS + as.tun.read_expire);
-	CHECK(as_find_starting_at(&as, true, 992) == a);
-	CHECK(as_find_starting_at(&as, true, 1000) == NULL);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 992) == a);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_RT, 992) == NULL);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 1000) == NULL);
 }
 
 static void test_deadline_writes_starved(void)
@@ -933,6 +934,48 @@ static void test_deadline_writes_starved(void)
 	}
 	/* two read batches of fifo_batch, then the starved write */
 	CHECK_EQ(pos, 32);
+}
+
+/*
+ * The mq-deadline model's classes: real-time first; a lower class waits
+ * while a higher one has a request at the drive; with two classes at
+ * work, a lower one's request past prio_aging_expire goes first.
+ */
+static void test_deadline_classes(void)
+{
+	struct dl_sched dl;
+	struct dl_tunables t;
+	struct antic_rq *be, *rt, *idle, *rq;
+
+	used = 0;
+	dl_default_tunables(&t);
+	dl_init(&dl, &t);
+	be = mk(1000, true, NULL);
+	rt = mk(900000000, true, NULL);
+	rt->prio_class = ANTIC_CLASS_RT;
+	idle = mk(2000, true, NULL);
+	idle->prio_class = ANTIC_CLASS_IDLE;
+	dl_policy_ops.add(&dl, idle, 0);
+	dl_policy_ops.add(&dl, be, 0);
+	dl_policy_ops.add(&dl, rt, 0);
+	CHECK(dl_policy_ops.dispatch(&dl, 1, &rq) == ANTIC_DISPATCH && rq == rt);
+	/* the real-time read at the drive: best effort waits for it */
+	CHECK(dl_policy_ops.dispatch(&dl, 2, &rq) == ANTIC_IDLE);
+	dl_policy_ops.complete(&dl, rt, 3);
+	CHECK(dl_policy_ops.dispatch(&dl, 4, &rq) == ANTIC_DISPATCH && rq == be);
+	CHECK(dl_policy_ops.dispatch(&dl, 5, &rq) == ANTIC_IDLE);
+	dl_policy_ops.complete(&dl, be, 6);
+	CHECK(dl_policy_ops.dispatch(&dl, 7, &rq) == ANTIC_DISPATCH && rq == idle);
+	dl_policy_ops.complete(&dl, idle, 8);
+	CHECK(dl_policy_ops.dispatch(&dl, 9, &rq) == ANTIC_EMPTY);
+	/* aging: an idle request 10 s old goes before best effort's */
+	idle = mk(3000, true, NULL);
+	idle->prio_class = ANTIC_CLASS_IDLE;
+	dl_policy_ops.add(&dl, idle, 10);
+	be = mk(4000, true, NULL);
+	dl_policy_ops.add(&dl, be, t.prio_aging_expire);
+	CHECK(dl_policy_ops.dispatch(&dl, t.prio_aging_expire + 10, &rq) ==
+	      ANTIC_DISPATCH && rq == idle);
 }
 
 static void test_deadline_fifo(void)
@@ -996,6 +1039,461 @@ static void test_requeue_ends_wait(void)
 	as_requeue(&as, b);
 	CHECK(as.antic_state != AS_ANTIC_WAIT_REQ);
 	CHECK(as_has_work(&as) || as_get_expiry(&as));
+}
+
+/*
+ * The host's promise after any event: a wait is ended by a completion
+ * still to come (P has a request at the drive), or by a time the host is
+ * told (as_get_expiry); and with work queued and nothing at the drive,
+ * the host is told to dispatch or when to look again.
+ */
+static bool wait_is_bounded(const struct as_sched *as)
+{
+	if (as->antic_state == AS_ANTIC_WAIT_NEXT)
+		return as_get_expiry(as) != 0;
+	if (as->antic_state == AS_ANTIC_WAIT_REQ)
+		return as_get_expiry(as) ||
+		       (as->antic_proc && as->antic_proc->nr_in_flight);
+	return true;
+}
+
+/* P has a history of short think times and close seeks; its read @at is dispatched at @t. */
+static struct antic_rq *close_reader(struct as_sched *as, struct antic_proc *p,
+				     u64 at, u64 t)
+{
+	struct antic_rq *a, *b;
+
+	a = mk(at, true, p);
+	as_add(as, a, t);
+	CHECK(next(as, t) == a);
+	as_complete(as, a, t + 100000);
+	b = mk(at + 8, true, p);
+	as_add(as, b, t + 150000);
+	CHECK(next(as, t + 150000) == b);
+	return b;
+}
+
+/*
+ * A requeue before any wait started (OFF): the read the next wait would
+ * be timed from is gone (blk-mq sends it around the scheduler, and no
+ * completion of it is reported), so no wait on P may start. Another
+ * process's far read is served, or the host is told when to look.
+ */
+static void test_requeue_off(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *far, *out;
+	struct as_sched as;
+	enum antic_verdict v;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = close_reader(&as, &p, 1000, 0);
+	CHECK(as.antic_state == AS_ANTIC_OFF && as.antic_proc == &p);
+	as_requeue(&as, b);	/* bypassed: never added again */
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 160000);
+	v = as_dispatch(&as, 170000, &out);
+	CHECK(wait_is_bounded(&as));
+	CHECK(v == ANTIC_DISPATCH || as_has_work(&as) || as_get_expiry(&as));
+	/* and the far read goes before long */
+	if (v != ANTIC_DISPATCH)
+		CHECK(next(&as, 170000 + 20 * MS) == far);
+	CHECK(!as.nr_dispatched || as.nr_dispatched == 1);
+}
+
+/*
+ * A requeue while a wait waits for P's request at the drive (WAIT_REQ),
+ * that request being P's O_DIRECT write sent after its read: the wait
+ * cannot be ended by that completion any more, so it ends now.
+ */
+static void test_requeue_wait_req_write(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *w, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	b = close_reader(&as, &p, 1000, 0);
+	w = mk(50000, true, &p);	/* an O_DIRECT write of P's */
+	w->write = true;
+	as_add(&as, w, 160000);
+	CHECK(next(&as, 160000) == w);
+	as_complete(&as, b, 200000);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 210000);
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_REQ && !as_get_expiry(&as));
+	as_requeue(&as, w);
+	CHECK(wait_is_bounded(&as) && as.antic_state != AS_ANTIC_WAIT_REQ);
+	CHECK(as_has_work(&as) && next(&as, 210000) != NULL);
+}
+
+/*
+ * A requeue of another process's request while the wait for P's next
+ * read runs (WAIT_NEXT, its timer set): the wait keeps its deadline.
+ */
+static void test_requeue_wait_next(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *b, *qw, *far, *out;
+	struct as_sched as;
+	u64 t;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	qw = mk(9000000, true, &q);	/* Q's O_DIRECT write, at the drive */
+	qw->write = true;
+	as_add(&as, qw, 0);
+	CHECK(next(&as, 0) == qw);
+	b = close_reader(&as, &p, 1000, 1000);
+	as_complete(&as, b, 200000);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 210000);
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT);
+	t = as_get_expiry(&as);
+	CHECK(t > 210000);
+	as_requeue(&as, qw);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT && as_get_expiry(&as) == t);
+	CHECK(as.antic_proc == &p && q.nr_in_flight == 0);
+	as_add(&as, qw, 220000);	/* added again (6.1) */
+	as_handle_expiry(&as, t);
+	CHECK(as.antic_state != AS_ANTIC_WAIT_NEXT);
+	CHECK(next(&as, t) != NULL && next(&as, t) != NULL);
+	CHECK(!as_queued(&as));
+}
+
+/*
+ * A process that exited (the kernel's exit_icq comes at the task's exit,
+ * with its requests still queued) has its read dispatched, then requeued:
+ * the host frees P once that request finishes, so nothing in core may
+ * point at P after the requeue, and no wait may be kept on it.
+ */
+static void test_requeue_exited(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, a, 200000);
+	b = mk(1016, true, &p);
+	as_add(&as, b, 250000);
+	as_proc_exit(&as, &p, 260000);	/* P exits with b queued */
+	CHECK(next(&as, 260000) == b);	/* its own read goes first */
+	as_requeue(&as, b);	/* bypassed */
+	CHECK(as.antic_proc != &p && as.newcomer != &p && as.start_proc != &p);
+	far = mk(3000000, true, &q);
+	as_add(&as, far, 270000);
+	(void)as_dispatch(&as, 270000, &out);
+	CHECK(wait_is_bounded(&as));
+	CHECK(as.antic_proc != &p);
+	/* the same, with P's requeued read added again and completed */
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, a, 200000);
+	b = mk(1016, true, &p);
+	as_add(&as, b, 250000);
+	as_proc_exit(&as, &p, 260000);
+	CHECK(next(&as, 260000) == b);
+	as_requeue(&as, b);
+	as_add(&as, b, 261000);
+	CHECK(next(&as, 261000) == b);
+	as_complete(&as, b, 262000);
+	CHECK(as.antic_proc != &p && p.nr_queued == 0 && p.nr_in_flight == 0);
+}
+
+/* A merged request requeued, added again and completed: every count back to 0. */
+static void test_requeue_merged(void)
+{
+	struct antic_proc p;
+	struct antic_rq *a, *b, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk(1000, true, &p);
+	b = mk(1008, true, &p);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_merge_requests(&as, a, b);
+	CHECK(a->nr_sectors == 16 && p.nr_queued == 1);
+	CHECK(next(&as, 1000) == a);
+	as_requeue(&as, a);
+	CHECK(p.nr_in_flight == 0 && p.nr_sync_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(wait_is_bounded(&as) && as.antic_proc != &p);
+	as_add(&as, a, 2000);
+	CHECK(as_dispatch(&as, 3000, &out) == ANTIC_DISPATCH && out == a);
+	as_complete(&as, a, 4000);
+	CHECK(p.nr_queued == 0 && p.nr_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(!as_queued(&as));
+}
+
+/* ---- I/O priority classes ---- */
+
+static struct antic_rq *mk_class(u64 sector, bool sync, struct antic_proc *p,
+				 int class)
+{
+	struct antic_rq *rq = mk(sector, sync, p);
+
+	rq->prio_class = (u8)class;
+	return rq;
+}
+
+/*
+ * A real-time read goes before best-effort reads queued earlier and
+ * closer to the head, and ends a wait on a best-effort process at once.
+ */
+static void test_class_rt_first(void)
+{
+	struct antic_proc p, q, r;
+	struct antic_rq *b, *near, *rt, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&r);
+	b = close_reader(&as, &p, 1000, 0);
+	as_complete(&as, b, 200000);
+	near = mk(60000000, true, &q);
+	as_add(&as, near, 210000);
+	/* P's wait: its next read is likely close; Q's read must wait */
+	CHECK(as_dispatch(&as, 210000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT);
+	rt = mk_class(90000000, true, &r, ANTIC_CLASS_RT);
+	as_add(&as, rt, 220000);
+	CHECK(as.antic_state == AS_ANTIC_FINISHED);
+	CHECK_EQ(as.cnt.antic_end[AS_END_CLASS], 1);
+	CHECK(as_has_work(&as));
+	CHECK(next(&as, 220000) == rt);
+	CHECK_EQ(as.cnt.rt_dispatched, 1);
+	/* R's read at the drive: a wait on R may hold Q's, as on anyone */
+	as_complete(&as, rt, 230000);
+	as_handle_expiry(&as, 230000 + 20 * MS);
+	CHECK(next(&as, 230000 + 20 * MS) == near);
+	CHECK(!as_queued(&as));
+}
+
+/*
+ * A wait after a real-time process's read holds best-effort reads, as
+ * a wait on a best-effort one does: its next read, close, comes first.
+ */
+static void test_class_rt_anticipated(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *a, *b, *c, *far, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	a = mk_class(1000, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, a, 0);
+	CHECK(next(&as, 0) == a);
+	as_complete(&as, a, 100000);
+	b = mk_class(1008, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, b, 150000);
+	CHECK(next(&as, 150000) == b);
+	as_complete(&as, b, 250000);
+	far = mk(50000000, true, &q);
+	as_add(&as, far, 260000);
+	CHECK(as_dispatch(&as, 260000, &out) == ANTIC_IDLE);
+	CHECK(as.antic_state == AS_ANTIC_WAIT_NEXT && as.antic_proc == &p);
+	c = mk_class(1016, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, c, 300000);
+	CHECK(next(&as, 300000) == c);
+	CHECK_EQ(as.cnt.antic_end[AS_END_OWN], 1);
+}
+
+/*
+ * The idle class goes only once the disk has had nothing else for
+ * AS_IDLE_GRACE: not beside a best-effort reader, not in the gaps
+ * between its reads, and the host is told when to look (get_expiry).
+ */
+static void test_class_idle_waits_for_grace(void)
+{
+	struct antic_proc p, b;
+	struct antic_rq *idle, *r, *out;
+	struct as_sched as;
+	u64 t = 0;
+	int i;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&b);
+	idle = mk_class(80000000, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, 0);
+	for (i = 0; i < 20; i++, t += 30 * MS) {
+		r = mk(1000 + 8 * (u64)i, true, &p);
+		as_add(&as, r, t);
+		CHECK(next(&as, t) == r);
+		as_complete(&as, r, t + 5 * MS);
+		/* a reader thinking 25 ms: the backup waits through its gaps */
+		CHECK(as_dispatch(&as, t + 20 * MS, &out) != ANTIC_DISPATCH);
+		CHECK(!as_has_work(&as));
+		CHECK(as_get_expiry(&as) != 0);
+	}
+	CHECK_EQ(as.cnt.idle_dispatched, 0);
+	/* the reader stops: the gate opens 200 ms after its last read */
+	t -= 30 * MS;
+	CHECK(as_dispatch(&as, t + 150 * MS, &out) != ANTIC_DISPATCH);
+	CHECK_EQ(as_get_expiry(&as), t + 5 * MS + AS_IDLE_GRACE);
+	as_handle_expiry(&as, t + 5 * MS + AS_IDLE_GRACE);
+	CHECK(as_has_work(&as));
+	CHECK(next(&as, t + 5 * MS + AS_IDLE_GRACE) == idle);
+	CHECK_EQ(as.cnt.idle_dispatched, 1);
+	as_complete(&as, idle, t + 300 * MS);
+	CHECK_EQ(as.idle_in_flight, 0);
+	/* a best-effort read shuts the gate again */
+	idle = mk_class(80000008, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, t + 301 * MS);
+	r = mk(5000, true, &p);
+	as_add(&as, r, t + 301 * MS);
+	CHECK(next(&as, t + 301 * MS) == r);
+	CHECK(!as.idle_open && !as_has_work(&as));
+}
+
+/*
+ * The starvation bound between classes: an idle request beside a reader
+ * that never pauses, and a best-effort one beside a real-time flood, go
+ * once they have waited prio_aging_expire.
+ */
+static void test_class_aging(void)
+{
+	struct antic_proc p, q, b;
+	struct antic_rq *idle, *be, *r, *out;
+	struct as_sched as;
+	u64 t, idle_at = 0, be_at = 0;
+	int i;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&b);
+	idle = mk_class(80000000, true, &b, ANTIC_CLASS_IDLE);
+	as_add(&as, idle, 0);
+	for (i = 0, t = 0; i < 2000 && !idle_at; i++, t += 10 * MS) {
+		used = 1;	/* the pool is reused but for idle: r is done */
+		r = mk(1000 + 8 * (u64)i, true, &p);
+		as_add(&as, r, t);
+		out = next(&as, t);
+		if (out == idle) {
+			idle_at = t;
+			as_complete(&as, idle, t + 5 * MS);
+			out = next(&as, t + 5 * MS);
+		}
+		CHECK(out == r);
+		as_complete(&as, r, t + 10 * MS);
+	}
+	CHECK(idle_at >= as.tun.prio_aging_expire &&
+	      idle_at <= as.tun.prio_aging_expire + 20 * MS);
+	CHECK_EQ(as.cnt.aged_dispatched, 1);
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	be = mk(80000000, true, &q);
+	as_add(&as, be, 0);
+	for (i = 0, t = 0; i < 2000 && !be_at; i++, t += 10 * MS) {
+		struct antic_rq rtq;
+
+		memset(&rtq, 0, sizeof(rtq));
+		rtq.sector = 1000 + 8 * (u64)i;
+		rtq.nr_sectors = 8;
+		rtq.sync = true;
+		rtq.proc = &p;
+		rtq.prio_class = ANTIC_CLASS_RT;
+		as_add(&as, &rtq, t);
+		out = next(&as, t);
+		if (out == be) {
+			be_at = t;
+			as_complete(&as, be, t + 5 * MS);
+			out = next(&as, t + 5 * MS);
+		}
+		CHECK(out == &rtq);
+		as_complete(&as, &rtq, t + 10 * MS);
+	}
+	CHECK(be_at >= as.tun.prio_aging_expire &&
+	      be_at <= as.tun.prio_aging_expire + 20 * MS);
+}
+
+/*
+ * While a real-time request is at the drive no other class's is sent: a
+ * drive that queues would serve it behind them (at depth 32, a player
+ * beside ten streams took 16.6 s instead of 0.51 in antic-sim).
+ */
+static void test_class_rt_has_drive_alone(void)
+{
+	struct antic_proc p, q;
+	struct antic_rq *rt, *be, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	as.drive_queues = true;
+	as.tun.antic_expire = 0;	/* no wait: the drive's reserve alone holds */
+	rt = mk_class(1000, true, &p, ANTIC_CLASS_RT);
+	be = mk(90000000, true, &q);
+	as_add(&as, rt, 0);
+	as_add(&as, be, 0);
+	CHECK(next(&as, 0) == rt);
+	CHECK(as_dispatch(&as, 1 * MS, &out) == ANTIC_IDLE && !out);
+	CHECK(!as_has_work(&as) && as.rt_in_flight == 1);
+	as_complete(&as, rt, 5 * MS);
+	CHECK_EQ(as.rt_in_flight, 0);
+	as_handle_expiry(&as, 50 * MS);	/* a wait on P, if any, is over */
+	CHECK(next(&as, 50 * MS) == be);
+	/* a requeued real-time request gives the drive back too */
+	rt = mk_class(2000, true, &p, ANTIC_CLASS_RT);
+	as_add(&as, rt, 60 * MS);
+	as_complete(&as, be, 61 * MS);
+	CHECK(next(&as, 61 * MS) == rt);
+	as_requeue(&as, rt);
+	CHECK_EQ(as.rt_in_flight, 0);
+}
+
+/* Classes' own queues: merges, removal and the front-merge lookup stay in them. */
+static void test_class_queues(void)
+{
+	struct antic_proc p;
+	struct antic_rq *a, *b, *c, *out;
+	struct as_sched as;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk_class(1000, true, &p, ANTIC_CLASS_IDLE);
+	b = mk_class(1008, true, &p, ANTIC_CLASS_IDLE);
+	c = mk(1016, true, &p);
+	as_add(&as, a, 0);
+	as_add(&as, b, 0);
+	as_add(&as, c, 0);
+	CHECK_EQ(as_queued(&as), 3);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_IDLE, 1008) == b);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_BE, 1008) == NULL);
+	as_merge_requests(&as, a, b);
+	CHECK_EQ(as_queued(&as), 2);
+	CHECK_EQ(p.nr_queued, 2);
+	as_front_merged(&as, a, 992);
+	CHECK(as_find_starting_at(&as, true, ANTIC_CLASS_IDLE, 992) == a);
+	CHECK(next(&as, 0) == c);
+	as_complete(&as, c, 1 * MS);
+	CHECK(as_dispatch(&as, 2 * MS, &out) == ANTIC_IDLE);
+	as_remove(&as, a);
+	CHECK(!as_queued(&as) && !p.nr_queued);
+	CHECK(as_dispatch(&as, 300 * MS, &out) == ANTIC_EMPTY);
+	CHECK(!as_get_expiry(&as));
 }
 
 /*
@@ -2842,7 +3340,7 @@ static void test_wait_req_ends_on_any_completion(void)
 	}
 }
 
-static void test_chaos_host(void)
+static void chaos_host(bool classes)
 {
 	static struct antic_rq rqs[64];
 	struct antic_proc procs[CHAOS_PROCS];
@@ -2852,6 +3350,7 @@ static void test_chaos_host(void)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
+	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -2879,10 +3378,21 @@ static void test_chaos_host(void)
 				rqs[i].nr_sectors = 8 + (u32)((x >> 40) % 256);
 				rqs[i].sync = (x >> 30) % 3 != 0;
 				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
+				/* ionice: mostly best effort, some real-time, some idle */
+				if (classes)
+					rqs[i].prio_class =
+						(x >> 53) % 8 == 0 ? ANTIC_CLASS_RT :
+						(x >> 53) % 8 == 1 ? ANTIC_CLASS_IDLE :
+								      ANTIC_CLASS_BE;
 				rqs[i].proc = (x >> 35) % 8 && now >= quiet[pi] ?
 					      &procs[pi] : NULL;
-				if (rqs[i].proc && rqs[i].proc->exited)
-					antic_proc_init(rqs[i].proc);	/* a new process */
+				if (rqs[i].proc && rqs[i].proc->exited) {
+					if (rqs[i].proc->nr_queued ||
+					    rqs[i].proc->nr_in_flight)
+						rqs[i].proc = NULL;	/* not freed yet */
+					else	/* freed: a new process there */
+						antic_proc_init(rqs[i].proc);
+				}
 				as_add(&as, &rqs[i], now);
 				where[i] = 1;
 			}
@@ -2916,6 +3426,7 @@ static void test_chaos_host(void)
 				}
 				last_async = !out->sync;
 				where[out - rqs] = 2;
+				last_sent = (int)(out - rqs);
 			}
 		} else if (op < 85) {	/* a completion */
 			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
@@ -2925,9 +3436,15 @@ static void test_chaos_host(void)
 				where[i] = 0;
 			}
 		} else if (op < 88) {	/* a requeue: given back, added again */
-			for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
-				;
+			/* often the command just sent, as a failing disk's */
+			i = (x >> 52) & 1 ? last_sent : 64;
+			if (i == 64 || where[i] != 2)
+				for (i = (int)(x % 64); i < 64 && where[i] != 2; i++)
+					;
 			if (i < 64) {
+				forgets += rqs[i].proc && rqs[i].proc == as.antic_proc &&
+					   rqs[i].proc->nr_in_flight == 1 &&
+					   !as.antic_rq_done;
 				as_requeue(&as, &rqs[i]);
 				if (x >> 50 & 1) {
 					as_add(&as, &rqs[i], now);
@@ -2937,11 +3454,17 @@ static void test_chaos_host(void)
 					where[i] = 0;
 				}
 			}
-		} else if (op < 91) {	/* a process with nothing queued exits */
+		} else if (op < 91) {
+			/*
+			 * A process exits, with requests queued and at the
+			 * drive or not: the kernel's exit_icq comes at the
+			 * task's exit, its requests finish afterwards.
+			 */
 			int pi = (int)((x >> 8) % CHAOS_PROCS);
 
-			if (!procs[pi].nr_queued && !procs[pi].nr_in_flight &&
-			    !procs[pi].exited)
+			if (!procs[pi].exited &&
+			    ((!procs[pi].nr_queued && !procs[pi].nr_in_flight) ||
+			     (x >> 50) % 8 == 0))
 				as_proc_exit(&as, &procs[pi], now);
 		} else if (op < 92) {	/* a process pauses: back, it is new */
 			quiet[(x >> 8) % CHAOS_PROCS] =
@@ -2961,21 +3484,43 @@ static void test_chaos_host(void)
 			t.newcomer_plug = (x >> 33) % 3;
 			as_set_tunables(&as, &t);
 		}
-		for (i = 0, n = 0, nq = 0; i < 64; i++) {
+		for (i = 0, n = 0, nq = 0, ni = 0; i < 64; i++) {
 			n += where[i] == 2;
 			nq += where[i] == 1 && rqs[i].newcomer;
+			ni += where[i] == 2 && rqs[i].prio_class == ANTIC_CLASS_IDLE;
 		}
-		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq)
+		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq ||
+		    (int)as.idle_in_flight != ni)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)
 			bad_count++;
+		/* nor anything else, once its last request is done */
+		for (i = 0; i < CHAOS_PROCS; i++)
+			if (procs[i].exited && !procs[i].nr_queued &&
+			    !procs[i].nr_in_flight &&
+			    (as.antic_proc == &procs[i] ||
+			     as.start_proc == &procs[i]))
+				freed_used++;
+		if (!wait_is_bounded(&as))
+			unbounded++;
 		if (as_queued(&as) && !n && !as_has_work(&as) &&
 		    !as_get_expiry(&as))
 			stalls++;
 	}
 	CHECK_EQ(bad_count, 0);
 	CHECK_EQ(stalls, 0);
+	CHECK_EQ(freed_used, 0);
+	CHECK_EQ(unbounded, 0);
+	/* requeues came, of the request a wait would be timed from too */
+	CHECK(as.cnt.requeues > 1000 && forgets > 20);
+	if (classes) {
+		/* every class was served, the lower ones past a higher one too */
+		CHECK(as.cnt.rt_dispatched > 100 && as.cnt.idle_dispatched > 100);
+		CHECK(as.cnt.aged_dispatched > 0);
+		return;	/* the rules below are best effort's */
+	}
+	CHECK(!as.cnt.rt_dispatched && !as.cnt.idle_dispatched);
 	CHECK_EQ(over_bound, 0);
 	CHECK(bounded > 100);	/* the bound was put to the test */
 	/* and the share rule acted, both ways */
@@ -2986,6 +3531,17 @@ static void test_chaos_host(void)
 	CHECK(as.cnt.newcomer_plugs > 0);
 	/* and newcomers back from a pause yielded to later ones */
 	CHECK(as.cnt.newcomer_yields > 0);
+}
+
+static void test_chaos_host(void)
+{
+	chaos_host(false);
+}
+
+/* The same host, with requests of every I/O priority class (ionice). */
+static void test_chaos_host_classes(void)
+{
+	chaos_host(true);
 }
 
 void suite_core(void)
@@ -3014,10 +3570,23 @@ void suite_core(void)
 	RUN(test_tunable_find_by_name);
 	RUN(test_merges_keep_earlier_time);
 	RUN(test_deadline_writes_starved);
+	RUN(test_deadline_classes);
 	RUN(test_deadline_fifo);
 	RUN(test_noop_fifo);
 	RUN(test_chaos_host);
+	RUN(test_chaos_host_classes);
 	RUN(test_requeue_ends_wait);
+	RUN(test_requeue_off);
+	RUN(test_requeue_wait_req_write);
+	RUN(test_requeue_wait_next);
+	RUN(test_requeue_exited);
+	RUN(test_requeue_merged);
+	RUN(test_class_rt_first);
+	RUN(test_class_rt_anticipated);
+	RUN(test_class_idle_waits_for_grace);
+	RUN(test_class_aging);
+	RUN(test_class_rt_has_drive_alone);
+	RUN(test_class_queues);
 	RUN(test_in_flight_reads_keep_batch);
 	RUN(test_write_bound_at_switch);
 	RUN(test_write_batch_kept);

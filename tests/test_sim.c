@@ -54,6 +54,183 @@ static void test_jobfile_errors(void)
 	workload_free(&w);
 }
 
+/* each refusal says what fio would: a near miss, a fio feature, the valid values */
+static void test_fio_errors(void)
+{
+	static const struct { const char *line, *want; } cases[] = {
+		{ "szie=1g", "t.fio:3: szie: no such option; did you mean size?" },
+		{ "ioengine=mmap", "t.fio:3: fio's ioengine=mmap is not supported by antic-sim" },
+		{ "rw=trim", "t.fio:3: fio's rw=trim is not supported by antic-sim" },
+		{ "rw=randrad", "want read, write, randread, randwrite, rw, readwrite or randrw" },
+		{ "rw=randrad", "did you mean randread?" },
+		{ "numjobs=5000", "numjobs: at most 4096 (fio's own limit)" },
+		{ "prio=8", "prio: want a priority level 0..7" },
+		{ "prioclass=4", "prioclass: want an I/O priority class 0..3" },
+		{ "cmdprio_percentage=50", "cmdprio_percentage is an option of fio's libaio and io_uring engines" },
+		{ "cmdprio_class=1,4", "cmdprio_class: want an I/O priority class 1..3" },
+		{ "cmdprio=3", "fio's cmdprio is not supported by antic-sim" },
+		{ "cgroup=x", "fio's cgroup is not supported by antic-sim" },
+		{ "verify_backlog=4", "fio's verify_backlog is not supported by antic-sim" },
+		{ "ioscheduler=bfq", "fio's ioscheduler=bfq is not supported by antic-sim" },
+		{ "ioscheduler=dedline", "ioscheduler: want none" },
+		{ "xyzzy=1", "xyzzy: no such option (" },
+		{ "bs=3q", "bs: want a size in whole 512-byte sectors" },
+	};
+	struct workload w;
+	char err[512], text[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "[a]\nsize=1m\n%s\n", cases[i].line);
+		CHECK(parse(text, &w, err) == -1);
+		if (!strstr(err, cases[i].want))
+			fprintf(stderr, "  %s: got \"%s\", want \"%s\"\n", cases[i].line, err, cases[i].want);
+		CHECK(strstr(err, cases[i].want) != NULL);
+		/* one line, the file named once */
+		CHECK(!strchr(err, '\n'));
+		CHECK(strstr(err, "t.fio") && !strstr(strstr(err, "t.fio") + 1, "t.fio"));
+	}
+	/* a far miss suggests nothing */
+	CHECK(parse("[a]\nsize=1m\nzzzzzz=1\n", &w, err) == -1);
+	CHECK(!strstr(err, "did you mean"));
+	/* every name job_option lists is one it handles (not refused as unknown) */
+	for (i = 0; job_option_name(i); i++) {
+		struct job_spec j;
+
+		memset(&j, 0, sizeof(j));
+		if (job_option(&j, job_option_name(i), "") == 1)
+			fprintf(stderr, "  option %s listed but not handled\n", job_option_name(i));
+		CHECK(job_option(&j, job_option_name(i), "") != 1);
+	}
+	CHECK(i > 40);
+	/* ioscheduler= picks the one scheduler; two different ones cannot share the disk */
+	CHECK(parse("[a]\nsize=1m\nioscheduler=mq-deadline\n[b]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.ioscheduler, POL_DEADLINE + 1);
+	workload_free(&w);
+	CHECK(parse("[a]\nsize=1m\nioscheduler=as\n[b]\nsize=1m\nioscheduler=none\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:4: job 'b'") && strstr(err, "one scheduler"));
+	/* a setting in a comment without its colon is an error, prose is not */
+	CHECK(parse("; antic-sim rpm=5400\n[a]\nsize=1m\n", &w, err) == -1);
+	CHECK(strstr(err, "t.fio:1: rpm:") && strstr(err, "'; antic-sim: rpm=5400'"));
+	CHECK(parse("; antic-sim runs this = a demo\n[a]\nsize=1m\n", &w, err) == 0);
+	workload_free(&w);
+	CHECK(parse("; antic-sim: rpm=5400\n[a]\nsize=1m\n", &w, err) == 0);
+	CHECK_EQ(w.set.disk.rpm, 5400);
+	workload_free(&w);
+	/* an unknown setting: a near miss named, else the whole list */
+	{
+		struct sim_settings st;
+		char big[2048];
+
+		sim_default_settings(&st);
+		CHECK(settings_apply(&st, "rmp", "1", big, sizeof(big)) == -1);
+		CHECK(strstr(big, "did you mean rpm?") != NULL);
+		CHECK(settings_apply(&st, "foo", "1", big, sizeof(big)) == -1);
+		for (i = 0; settings_name(i); i++)
+			CHECK(strstr(big, settings_name(i)) != NULL);
+		CHECK(i > 40);
+	}
+}
+
+/* read @path to its end with @o: the number of records, or -1 with @err */
+static long read_trace(const char *path, const struct trace_opts *o, char *err, size_t n)
+{
+	struct trace *t = trace_open(path, o, err, n);
+	struct trace_rec r;
+	long k = 0;
+	int rc;
+
+	if (!t)
+		return -1;
+	while ((rc = trace_next(t, &r, err, n)) > 0)
+		k++;
+	trace_close(t);
+	return rc < 0 ? -1 : k;
+}
+
+/* a replay that keeps nothing fails and says why; one CPU's file brings its siblings */
+static void test_trace_no_silent_empty(void)
+{
+	struct trace_opts o = { 0 };
+	char err[512];
+	struct trace *t;
+
+	o.device = "9";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--device 9 matches no request; the trace's devices: 0, 1") != NULL);
+	o.device = "1";
+	CHECK(read_trace("tests/traces/two-devices.disksim", &o, err, sizeof(err)) > 0);
+	o.device = NULL;
+	o.skip = 1000ULL * 1000000000ULL;
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--skip 1000.000 s leaves no request") != NULL);
+	o.skip = 0;
+	o.device = "8,16";
+	CHECK(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "the trace's devices: 254,0") != NULL);
+	o.device = NULL;
+	/* CPU 0's file alone reads both CPUs' files: as many records as the base name */
+	t = trace_open("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err));
+	CHECK(t != NULL);
+	if (t) {
+		CHECK_EQ(trace_stats(t)->files, 2);
+		CHECK(trace_stats(t)->siblings);
+		trace_close(t);
+	}
+	CHECK_EQ(read_trace("tests/traces/vda-compile.blktrace.0", &o, err, sizeof(err)),
+		 read_trace("tests/traces/vda-compile", &o, err, sizeof(err)));
+}
+
+/*
+ * --remap: a trace reaching 1.5 times past a 100 MiB disk's end, reads
+ * alternating between sector 0 and 1.5 * capacity: refused without it;
+ * scaled, the far one lands at the disk's end (seeks the whole disk);
+ * wrapped, at its middle (seeks half of it).
+ */
+static void test_replay_remap(void)
+{
+	static const char *const path = "build/remap-test.disksim";
+	struct workload w;
+	struct replay_spec rs = { .path = path, .time_scale = 1.0 };
+	struct sim_options o = { .drain = true, .replay = &rs };
+	struct sim_result r;
+	char err[512];
+	double seek[3] = { 0 };
+	FILE *f = fopen(path, "w");
+	int i;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (i = 0; i < 40; i++)
+		fprintf(f, "%d 0 %d 8 1\n", i * 20, i % 2 ? 307200 : 0);
+	fclose(f);
+	memset(&w, 0, sizeof(w));
+	sim_default_settings(&w.set);
+	CHECK(settings_apply(&w.set, "disk", "sata7200", err, sizeof(err)) == 0);
+	CHECK(settings_apply(&w.set, "capacity", "100m", err, sizeof(err)) == 0);
+	rs.topts.fmt = TF_DISKSIM;
+	CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--remap scale or wrap") != NULL);
+	for (i = REMAP_SCALE; i <= REMAP_WRAP; i++) {
+		rs.remap = i;
+		CHECK(sim_run(&w, POL_NOOP, &o, &r, err, sizeof(err)) == 0);
+		CHECK_EQ(r.requests, 40);
+		seek[i] = r.disk.seeks ? (double)r.disk.seek_sectors / (double)r.disk.seeks : 0;
+		sim_result_free(&r);
+	}
+	/*
+	 * scaled: to 307200 * 204800 / 307208 on its 4 KiB boundary, about
+	 * the whole disk; wrapped: to 307200 - 204800, half of it (the drive's
+	 * mean seek counts from where its read-ahead left the head: within 20 %)
+	 */
+	CHECK(seek[REMAP_SCALE] > 0.95 * 204800 && seek[REMAP_SCALE] <= 204800);
+	CHECK(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400);
+	if (!(seek[REMAP_WRAP] > 0.8 * 102400 && seek[REMAP_WRAP] < 1.2 * 102400))
+		fprintf(stderr, "  mean seek: scale %.0f, wrap %.0f sectors\n", seek[REMAP_SCALE], seek[REMAP_WRAP]);
+	remove(path);
+}
+
 /* fio's own syntax the job file parser now takes, and what it still refuses */
 static void test_jobfile_fio_syntax(void)
 {
@@ -222,6 +399,7 @@ static void test_properties_random_workloads(void)
 {
 	struct sim_options o = { .drain = true };
 	uint64_t worst_async = 0, bound_checks = 0, long_batches = 0, ahead = 0;
+	uint64_t requeues = 0, wait_requeues = 0;
 	char text[4096], err[512];
 	uint64_t seed;
 	int pol;
@@ -235,6 +413,9 @@ static void test_properties_random_workloads(void)
 			fprintf(stderr, "%s\n%s\n", err, text);
 			continue;
 		}
+		/* every other run on a failing disk: 3 % of commands given back */
+		if (seed % 2)
+			w.set.requeue_per_mille = 30;
 		for (pol = 0; pol < POL_NR; pol++) {
 			struct sim_result r;
 
@@ -247,8 +428,11 @@ static void test_properties_random_workloads(void)
 			CHECK(!r.timed_out);
 			CHECK_EQ(r.bytes_added, r.bytes_completed);
 			CHECK(r.requests > 0);
+			requeues += r.requeues;
 			if (pol == POL_AS) {
 				uint64_t streams = job_streams(&w), bound;
+
+				wait_requeues += r.as.antic_end[AS_END_REQUEUE];
 
 				check_wait("sync", r.max_sync_wait, sync_wait_bound(&w), seed);
 				long_batches += r.as.write_batches_long;
@@ -278,6 +462,8 @@ static void test_properties_random_workloads(void)
 	CHECK(long_batches > 0);	/* and the share rule gave writes long batches */
 	CHECK(ahead > 0);	/* and newcomers' reads went first */
 	CHECK(bound_checks > 0);	/* read batches started beside writes at depth 4 */
+	/* and the drive gave commands back, some that a wait was waiting on */
+	CHECK(requeues > 1000 && wait_requeues > 0);
 }
 
 /*
@@ -443,7 +629,7 @@ static char *render(const struct workload *w, enum sim_policy pol)
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	struct report_ctx c = { "t.fio", w, &r, 1 };
+	struct report_ctx c = { .jobfile = "t.fio", .w = w, .res = &r, .nres = 1 };
 
 	if (sim_run(w, pol, &o, &r, err, sizeof(err)))
 		return NULL;
@@ -579,7 +765,7 @@ static void test_scheduler_tags(void)
  */
 static void test_readahead_two_windows(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=16m\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -792,7 +978,7 @@ static void test_page_cache_evicts(void)
  */
 static void test_wakeup_gap(void)
 {
-	static const char text[] = "[antic-sim]\nmem=256m\n"
+	static const char text[] = "[antic-sim]\ndisk=sata7200\nmem=256m\n"
 		"[writer]\nrw=write\nbs=1m\nsize=1g\ntime_based\nruntime=600\n"
 		"[reader]\nrw=read\nbs=128k\nsize=20m\ndirect=1\nstartdelay=5\nexitall\n";
 	struct workload w;
@@ -827,6 +1013,73 @@ static char *report_text(void (*fn)(FILE *, const struct report_ctx *),
 	return buf;
 }
 
+/* @file's job @name's runtime (ns) under anticipatory, with @from replaced by @to in it */
+static uint64_t ionice_runtime(const char *file, const char *from, const char *to,
+			       const char *name, uint64_t *end_other)
+{
+	char text[4096], err[512], *at;
+	struct sim_options o = { 0 };
+	struct sim_result r;
+	struct workload w;
+	uint64_t rt = 0;
+	size_t n, i;
+	FILE *f = fopen(file, "r");
+
+	CHECK(f != NULL);
+	if (!f)
+		return 0;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	at = from ? strstr(text, from) : NULL;
+	if (from) {
+		CHECK(at != NULL);
+		if (!at)
+			return 0;
+		memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+		memcpy(at, to, strlen(to));
+	}
+	CHECK(parse(text, &w, err) == 0);
+	CHECK(sim_run(&w, POL_AS, &o, &r, err, sizeof(err)) == 0);
+	CHECK(!r.timed_out && !r.violations);
+	for (i = 0; i < r.nr_jobs; i++) {
+		if (!strcmp(r.jobs[i].name, name))
+			rt = r.jobs[i].runtime;
+		else if (end_other && r.jobs[i].runtime > *end_other)
+			*end_other = r.jobs[i].runtime;
+	}
+	sim_result_free(&r);
+	workload_free(&w);
+	return rt;
+}
+
+/*
+ * ionice's promises under anticipatory: a backup in the idle class costs
+ * a reader at most 10 % of its time alone, and finishes after it; a
+ * player in the real-time class beside ten streams reads its file at
+ * least twice as fast as in the best-effort class.
+ */
+static void test_ionice_classes(void)
+{
+	uint64_t alone, beside, shared, backup_end = 0, rt, be;
+
+	alone = ionice_runtime("examples/ionice-backup.fio", "\nsize=1g", "\nsize=1m\nstartdelay=30",
+			       "reader", NULL);
+	beside = ionice_runtime("examples/ionice-backup.fio", NULL, NULL, "reader", &backup_end);
+	shared = ionice_runtime("examples/ionice-backup.fio", "\nprioclass=3", "\nprioclass=2",
+				"reader", NULL);
+	CHECK(alone > 0 && beside * 10 <= alone * 11);
+	CHECK(backup_end > beside);	/* the backup ran, and to its end */
+	CHECK(shared * 10 > alone * 11);	/* best effort would cost more: the test can fail */
+	rt = ionice_runtime("examples/ionice-player.fio", NULL, NULL, "player", NULL);
+	be = ionice_runtime("examples/ionice-player.fio", "\nprioclass=1", "\nprioclass=2",
+			    "player", NULL);
+	CHECK(rt > 0 && 2 * rt <= be);
+	if (!(beside * 10 <= alone * 11) || !(2 * rt <= be))
+		fprintf(stderr, "  reader alone %.2f s, beside the backup %.2f s; player %.2f s, at BE %.2f s\n",
+			alone / 1e9, beside / 1e9, rt / 1e9, be / 1e9);
+}
+
 /*
  * Every counter core keeps is in the one table, by one name, and both the
  * JSON and the text table print each of them with its own value. Then the
@@ -852,11 +1105,17 @@ static void test_counters_reported(void)
 		for (j = 0; j < i; j++)
 			CHECK(strcmp(as_counter_descs[i].name, as_counter_descs[j].name));
 	}
-	/* the one that no path can increment, and only that, is left out */
+	/*
+	 * the three that no path can increment, and only those, are left out:
+	 * no wait is declined for a deadline, a requeue or a higher class
+	 * (none is a reason break_reason gives)
+	 */
 	for (i = 0; i < SLOTS; i++)
 		unseen += !seen[i];
-	CHECK_EQ(unseen, 1);
+	CHECK_EQ(unseen, 3);
+	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_CLASS]) / sizeof(u64)]);
 	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_DEADLINE]) / sizeof(u64)]);
+	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_REQUEUE]) / sizeof(u64)]);
 
 	CHECK(jobfile_load("examples/compile-alone.fio", &w, err, sizeof(err)) == 0);
 	if (!w.nr_jobs)
@@ -867,7 +1126,7 @@ static void test_counters_reported(void)
 	for (i = 0; i < AS_NR_COUNTERS; i++)
 		*(u64 *)((char *)&r.as + as_counter_descs[i].off) = 7000 + i;
 	{
-		struct report_ctx c = { "compile-alone.fio", &w, &r, 1 };
+		struct report_ctx c = { .jobfile = "compile-alone.fio", .w = &w, .res = &r, .nres = 1 };
 
 		json = report_text(report_json, &c);
 		table = report_text(report_table, &c);
@@ -977,7 +1236,7 @@ static void test_seek_mean_follows_access(void)
  * absorbed at interface speed, and disk throughput stops measuring where
  * the head went.
  */
-#define READER_BESIDE_WRITER(rw) "[antic-sim]\nmem=256m\nwrite_cache=0\n" \
+#define READER_BESIDE_WRITER(rw) "[antic-sim]\ndisk=sata7200\nmem=256m\nwrite_cache=0\n" \
 	"[writer]\nrw=write\nbs=1m\nsize=256m\ntime_based\nruntime=3600\n" \
 	"[reader]\nfilename=/dev/hddsim0\noffset=20g\nsize=8g\nrw=" rw "\n" \
 	"bs=64k\ndirect=1\ntime_based\nruntime=3\nstartdelay=1\nexitall\n"
@@ -1328,6 +1587,9 @@ void suite_sim(void)
 	RUN(test_wbt_throttled_writer_full_depth);
 	RUN(test_wakeup_gap);
 	RUN(test_jobfile_errors);
+	RUN(test_fio_errors);
+	RUN(test_trace_no_silent_empty);
+	RUN(test_replay_remap);
 	RUN(test_jobfile_fio_syntax);
 	RUN(test_value_parsers);
 	RUN(test_properties_random_workloads);
@@ -1339,6 +1601,7 @@ void suite_sim(void)
 	RUN(test_ssd_no_anticipation);
 	RUN(test_scheduler_tags);
 	RUN(test_counters_reported);
+	RUN(test_ionice_classes);
 	RUN(test_exits_raise_exit_prob);
 	RUN(test_seek_mean_follows_access);
 	RUN(test_anticipation_pays_for_sequential_not_random);

@@ -3,9 +3,9 @@
  * input is its arguments, one per line; the first byte picks the command
  * (a job run, replay or convert) and the last argument is always a small
  * job file or trace written here. Every option value must be refused
- * with an exit code of 1 or 2, or run: never a crash, undefined
- * behaviour or a leak. --output is dropped, so nothing is written but
- * the target's own two files.
+ * with an exit code of 1 or 2, or run (0, or 3 when stopped at
+ * max_time): never a crash, undefined behaviour or a leak. --output is
+ * dropped, so nothing is written but the target's own two files.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	argv[argc++] = cmd ? trace : job;
 	argv[argc] = NULL;
 	rc = antic_sim_main(argc, argv);
-	if (rc < 0 || rc > 2)
+	if (rc < 0 || rc > 3)
 		abort();
 	return 0;
 }

@@ -30,7 +30,7 @@ run() {
 D=vda
 Q=/sys/block/$D/queue
 T=$Q/iosched
-TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window newcomer_expire newcomer_plug start_read_expire"
+TUNABLES="antic_expire read_expire write_expire read_batch_expire write_batch_expire share_window newcomer_expire newcomer_plug start_read_expire prio_aging_expire"
 
 t_load() {
 	modprobe anticipatory || return 1
@@ -54,6 +54,7 @@ t_defaults() {
 		[ "$(cat $T/sync_write_expire)" = 20 ] && [ "$(cat $T/share_window)" = 60000 ] &&
 		[ "$(cat $T/newcomer_expire)" = 8000 ] && [ "$(cat $T/newcomer_plug)" = 2 ] &&
 		[ "$(cat $T/start_read_expire)" = $sre ] &&
+		[ "$(cat $T/prio_aging_expire)" = 10000 ] &&
 		grep -q "exit probability" $T/est_time
 }
 

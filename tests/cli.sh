@@ -1,0 +1,113 @@
+#!/bin/sh
+# antic-sim's command line as a user meets it: each refusal one line on
+# stderr saying what fio would (no usage dump, the file named once, exit
+# 1 or 2), no silent empty result (a replay keeping no request fails), a
+# run stopped at max_time marked in the table and JSON and exiting 3,
+# names printed whole, zero counters hidden unless --counters, --remap.
+# Needs build/antic-sim (make). Prints "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+sim=${1:-build/antic-sim}
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -x "$sim" ] || { echo "tests/cli.sh: $sim is missing (make)"; echo "0 passed, 1 failed"; exit 1; }
+
+# refuses NAME WANT_RC WANT_TEXT ARGS...: exit WANT_RC, one line holding WANT_TEXT
+refuses() {
+	name=$1 rc_want=$2 text=$3
+	shift 3
+	"$sim" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$rc_want" ]; then
+		ko "$name: exit $rc, want $rc_want ($(head -c 300 "$tmp/err"))"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		ko "$name: $(wc -l <"$tmp/err") lines on stderr, want 1: $(head -c 300 "$tmp/err")"
+	elif ! grep -qF -- "$text" "$tmp/err"; then
+		ko "$name: stderr lacks '$text': $(cat "$tmp/err")"
+	elif [ -s "$tmp/out" ]; then
+		ko "$name: wrote to stdout on an error"
+	else
+		ok "$name: $(cat "$tmp/err")"
+	fi
+}
+
+job() { printf '%s\n' "$@" >"$tmp/j.fio"; }
+
+job '[a]' 'szie=1g'
+refuses "near miss" 1 "j.fio:2: szie: no such option; did you mean size?" -q "$tmp/j.fio"
+job '[a]' 'size=1g' 'ioengine=mmap'
+refuses "fio engine" 1 "fio's ioengine=mmap is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=1g' 'rw=randrad'
+refuses "rw values" 1 "want read, write, randread, randwrite, rw, readwrite or randrw" -q "$tmp/j.fio"
+job '[a]' 'size=1g' 'numjobs=5000'
+refuses "numjobs limit" 1 "numjobs: at most 4096 (fio's own limit)" -q "$tmp/j.fio"
+job '; antic-sim rpm=5400' '[a]' 'size=1m'
+refuses "setting without its colon" 1 "j.fio:1: rpm: an antic-sim setting in a comment wants a colon" -q "$tmp/j.fio"
+job '[a]' 'size=1m'
+refuses "unknown option, no usage" 2 "unknown option '--bogus'" --bogus "$tmp/j.fio"
+refuses "a near miss on the command line" 2 "unknown option '--schedular'; did you mean --scheduler?" \
+	--schedular noop "$tmp/j.fio"
+refuses "unknown --set lists the settings" 1 "the settings are: rpm heads" -q --set foo=1 "$tmp/j.fio"
+refuses "replay --device matching nothing" 1 "--device 9 matches no request; the trace's devices: 0, 1" \
+	replay -q --device 9 tests/traces/two-devices.disksim
+refuses "replay --skip past the end" 1 "--skip 1000.000 s leaves no request" \
+	replay -q --skip 1000s tests/traces/vda-compile.blktrace.0
+# a replay error names the trace once
+refuses "trace named once" 1 "two-devices.disksim:2: device:" replay -q tests/traces/two-devices.disksim
+if [ "$(grep -o two-devices.disksim "$tmp/err" | wc -l)" -eq 1 ]; then ok "the trace's name printed once"
+else ko "the trace's name printed $(grep -o two-devices.disksim "$tmp/err" | wc -l) times: $(cat "$tmp/err")"; fi
+
+# ioscheduler= in a job file: that one scheduler
+job '[a]' 'size=1m' 'ioscheduler=mq-deadline'
+if "$sim" -q "$tmp/j.fio" >"$tmp/out" 2>&1 && [ "$(sed -n 2p "$tmp/out" | awk '{print $NF}')" = deadline ] &&
+	[ "$(sed -n 2p "$tmp/out" | wc -w)" -eq 1 ]; then ok "ioscheduler=mq-deadline runs deadline alone"
+else ko "ioscheduler=mq-deadline: $(head -3 "$tmp/out")"; fi
+
+# names whole: two names alike for 14 characters stay apart
+job '[random-reader-one]' 'rw=randread' 'size=4m' '[random-reader-two]' 'rw=randread' 'size=4m'
+"$sim" -q "$tmp/j.fio" >"$tmp/out" 2>&1
+if grep -q '^random-reader-one ' "$tmp/out" && grep -q '^random-reader-two ' "$tmp/out"; then
+	ok "job names printed whole"
+else ko "job names cut: $(grep '^random' "$tmp/out")"; fi
+# a replay's process keeps its pid
+"$sim" replay -q tests/traces/hddsim0-writeread.blktrace.0 >"$tmp/out" 2>&1
+if grep -qE '^kworker/u8:3\[55\] ' "$tmp/out"; then ok "a replay's kworker/u8:3[55] keeps its pid"
+else ko "no kworker/...[pid] row: $(grep kworker "$tmp/out" | head -2)"; fi
+
+# counters: the zero ones hidden, all with --counters
+"$sim" -q --scheduler as "$tmp/j.fio" >"$tmp/out" 2>&1
+"$sim" -q --scheduler as --counters "$tmp/j.fio" >"$tmp/all" 2>&1
+if grep -qE '[a-z_]+ 0(,|$)' "$tmp/out"; then ko "a zero counter shown without --counters: $(grep -oE '[a-z_]+ 0(,|$)' "$tmp/out" | head -3 | tr '\n' ' ')"
+elif ! grep -qE 'ended_exit 0' "$tmp/all"; then ko "--counters does not show the zero ones"
+else ok "zero counters hidden ($(sed -n '/^anticipatory:/,$p' "$tmp/out" | grep -oE '[a-z_]+ [0-9]+' | wc -l) shown), all with --counters ($(sed -n '/^anticipatory:/,$p' "$tmp/all" | grep -oE '[a-z_]+ [0-9]+' | wc -l))"; fi
+
+# a run stopped at max_time: marked, exit 3, the cap said at the start
+job '[a]' 'rw=randread' 'size=1g'
+"$sim" --scheduler noop --set max_time=1s "$tmp/j.fio" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -q '^STOPPED at max_time' "$tmp/out" && grep -q 'max_time 1 s' "$tmp/out" &&
+	head -1 "$tmp/err" | grep -q 'stops at max_time, 1 s'; then ok "max_time: exit 3, STOPPED in the table, the cap said first"
+else ko "max_time: exit $rc; $(head -3 "$tmp/out"); $(head -1 "$tmp/err")"; fi
+"$sim" -q --scheduler noop --set max_time=1s --output-format json "$tmp/j.fio" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q '"timed_out": true' "$tmp/out"; then ok "max_time: timed_out in JSON, exit 3"
+else ko "max_time JSON: exit $rc, $(grep -o '"timed_out": [a-z]*' "$tmp/out")"; fi
+"$sim" -q --scheduler noop "$tmp/j.fio" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "a run that ends exits 0" || ko "a run that ends exits $rc"
+
+# the progress line (a terminal only): simulated time against the run's end
+if command -v script >/dev/null; then
+	job '[a]' 'rw=randread' 'size=1g' 'runtime=3s'
+	script -qc "$sim --scheduler noop $tmp/j.fio" /dev/null 2>&1 | tr '\r' '\n' >"$tmp/out"
+	if grep -q 'simulated of at most 3 s (the jobs. runtimes)' "$tmp/out"; then ok "progress against the jobs' runtime"
+	else ko "progress line: $(grep -a simulated "$tmp/out" | head -2)"; fi
+else
+	ko "script(1) missing (util-linux): the progress line is not checked"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
