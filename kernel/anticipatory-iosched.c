@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 
 #include "elevator.h"
 #include "blk.h"
@@ -46,6 +47,17 @@ struct asmq_icq {
 struct asmq_rq {
 	struct antic_rq arq;
 	struct request *rq;
+};
+
+/*
+ * A hardware context's records (hctx->sched_data): one per tag of its
+ * scheduler tag map (sched_tags->nr_tags: nr_requests, or what a larger
+ * nr_requests grew the map to; the whole shared map, MAX_SCHED_RQ, on a
+ * tag set whose hardware contexts share tags), indexed by internal_tag.
+ */
+struct asmq_tbl {
+	unsigned int nr;
+	struct asmq_rq slot[];
 };
 
 struct asmq_data {
@@ -76,12 +88,12 @@ static inline struct asmq_icq *icq_to_aic(struct io_cq *icq)
  */
 static struct asmq_rq *rq_krq(struct request *rq)
 {
-	struct asmq_rq *slots = rq->mq_hctx ? rq->mq_hctx->sched_data : NULL;
+	struct asmq_tbl *tbl = rq->mq_hctx ? rq->mq_hctx->sched_data : NULL;
 	struct asmq_rq *krq = rq->elv.priv[0];
 
-	if (!slots || rq->internal_tag < 0 || rq->internal_tag >= MAX_SCHED_RQ)
+	if (!tbl || rq->internal_tag < 0 || rq->internal_tag >= tbl->nr)
 		return NULL;
-	if (krq != &slots[rq->internal_tag] || krq->rq != rq)
+	if (krq != &tbl->slot[rq->internal_tag] || krq->rq != rq)
 		return NULL;
 	return krq;
 }
@@ -167,21 +179,71 @@ static enum hrtimer_restart asmq_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* A table of records for @nr tags, or NULL. */
+static struct asmq_tbl *asmq_tbl_alloc(unsigned int nr, int node)
+{
+	struct asmq_tbl *tbl;
+
+	tbl = kvzalloc_node(struct_size(tbl, slot, nr), GFP_KERNEL, node);
+	if (tbl)
+		tbl->nr = nr;
+	return tbl;
+}
+
 /*
- * Async requests may take only part of the tags limit_depth counts, so
- * that a writer flooding the queue leaves tags for the read being
- * anticipated. Returns the limit for kcompat.h to pass to sbitmap.
+ * The scheduler tag maps may have grown (a larger nr_requests): so do
+ * the tables. blk-mq calls depth_updated with the queue frozen, so no
+ * request holds a record, and with nothing allocated under I/O to this
+ * queue. A table that cannot grow stays: requests with the new tags are
+ * then sent around the scheduler (rq_krq finds no record for them).
  */
-static unsigned int asmq_set_async_depth(struct request_queue *q,
-					 unsigned int tags)
+static void asmq_tbl_grow(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	struct asmq_tbl *old, *tbl;
+	unsigned int noio;
+	unsigned long i;
+
+	queue_for_each_hw_ctx(q, hctx, i) {
+		/*
+		 * NULL until our init_hctx (blk-mq clears it when the
+		 * scheduler before us exits): init_hctx sizes it then
+		 */
+		old = hctx->sched_data;
+		if (!old || !hctx->sched_tags ||
+		    hctx->sched_tags->nr_tags <= old->nr)
+			continue;
+		noio = memalloc_noio_save();
+		tbl = asmq_tbl_alloc(hctx->sched_tags->nr_tags, hctx->numa_node);
+		memalloc_noio_restore(noio);
+		if (!tbl) {
+			pr_warn_ratelimited("anticipatory: no memory for %u requests' records: the rest go around the scheduler\n",
+					    hctx->sched_tags->nr_tags);
+			continue;
+		}
+		hctx->sched_data = tbl;
+		kvfree(old);
+	}
+}
+
+/*
+ * The scheduler's tags changed (kcompat.h calls this where this kernel's
+ * depth_updated and init paths want it): the tables follow, and async
+ * requests may take only part of the tags limit_depth counts, so that a
+ * writer flooding the queue leaves tags for the read being anticipated.
+ * Returns that limit for kcompat.h to pass to sbitmap.
+ */
+static unsigned int asmq_depth_changed(struct request_queue *q,
+				       unsigned int tags)
 {
 	struct asmq_data *ad = q->elevator->elevator_data;
 
+	asmq_tbl_grow(q);
 	ad->async_depth = antic_async_depth(tags);
 	return ad->async_depth;
 }
 
-KC_DEFINE_DEPTH_UPDATED(asmq_depth_updated, asmq_set_async_depth)
+KC_DEFINE_DEPTH_UPDATED(asmq_depth_updated, asmq_depth_changed)
 
 static int asmq_init_sched_common(struct request_queue *q,
 				  struct elevator_queue *eq)
@@ -269,12 +331,14 @@ static void asmq_limit_depth(blk_opf_t opf, struct blk_mq_alloc_data *data)
 
 static int asmq_init_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
 {
-	struct asmq_rq *slots;
+	struct asmq_tbl *tbl;
 
-	slots = kvcalloc(MAX_SCHED_RQ, sizeof(*slots), GFP_KERNEL);
-	if (!slots)
+	if (WARN_ON_ONCE(!hctx->sched_tags))
+		return -EINVAL;
+	tbl = asmq_tbl_alloc(hctx->sched_tags->nr_tags, hctx->numa_node);
+	if (!tbl)
 		return -ENOMEM;
-	hctx->sched_data = slots;
+	hctx->sched_data = tbl;
 	asmq_depth_updated_init_hctx(hctx);
 	return 0;
 }
@@ -311,15 +375,17 @@ static void asmq_exit_icq(struct io_cq *icq)
 
 static void asmq_prepare_request(struct request *rq)
 {
-	struct asmq_rq *slots = rq->mq_hctx->sched_data;
+	struct asmq_tbl *tbl = rq->mq_hctx->sched_data;
 	struct asmq_rq *krq;
 
 	rq->elv.priv[0] = NULL;
 	rq->elv.icq = NULL;
-	if (WARN_ON_ONCE(!slots || rq->internal_tag < 0 ||
-			 rq->internal_tag >= MAX_SCHED_RQ))
+	if (WARN_ON_ONCE(!tbl || rq->internal_tag < 0))
 		return;
-	krq = &slots[rq->internal_tag];
+	/* a tag of a map the table could not grow to: not ours (asmq_tbl_grow) */
+	if (rq->internal_tag >= tbl->nr)
+		return;
+	krq = &tbl->slot[rq->internal_tag];
 	memset(krq, 0, sizeof(*krq));	/* arq.state: ANTIC_RQ_NEW */
 	krq->rq = rq;
 	rq->elv.priv[0] = krq;

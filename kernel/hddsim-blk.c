@@ -80,6 +80,9 @@ HDDSIM_PARAM(mem_mb, "RAM for data, MiB (default 256)");
 HDDSIM_PARAM(nodata, "1: keep no data (reads return zeros)");
 HDDSIM_PARAM(max_sectors_kb, "Largest request, KiB (default: the profile's, 512 for sata7200)");
 
+/* an overlay page whose data could not land (hddsim_land_copy) */
+#define HDDSIM_UNLANDED XA_MARK_0
+
 /* lateness histogram: 4 buckets per power of two of microseconds */
 #define HDDSIM_LATE_BUCKETS 96
 
@@ -94,6 +97,7 @@ struct hddsim_cmd {
 	bool flush;		/* a FLUSH, not a read or write */
 	bool cached;		/* a write whose data went to the overlay */
 	bool absorbed;		/* the cache took it: it completes at due */
+	bool requeue;		/* given back to blk-mq, not completed */
 	u64 due;		/* ktime it completes, on the done list */
 	struct list_head node;	/* on the done list or the FLUSH queue */
 };
@@ -156,17 +160,21 @@ struct hddsim_dev {
 	u32 depth;		/* budget: commands the drive accepts */
 	atomic_t busy;		/* budget in use */
 	bool nodata;
+	/* media and overlay pages together stay within this (mem_mb) */
 	u64 mem_limit_pages;
-	atomic64_t mem_pages;
+	atomic64_t mem_pages;	/* the media's */
 	struct xarray pages;	/* page index -> struct page */
 	struct blk_mq_tag_set set;
 	struct gendisk *disk;
 	/* counters beyond the model's own */
 	u64 reads, writes, flushes, errors, slowed, busy_ns, busy_since;
-	u64 nomem, fua, power_cuts, lost_sectors;
-	/* fault injection, parts per million of requests */
-	u32 fail_ppm, slow_ppm, slow_ms;
+	u64 nomem, fua, power_cuts, lost_sectors, requeues;
+	u64 alloc_failures;	/* under data_lock */
+	/* fault injection, parts per million of requests (of pages: fail_alloc_ppm) */
+	u32 fail_ppm, slow_ppm, slow_ms, requeue_ppm, fail_alloc_ppm;
 	u32 rng;
+	u32 requeue_n;		/* requeues chosen, under lock */
+	u32 alloc_rng;		/* fail_alloc_ppm's, under data_lock */
 };
 
 static int hddsim_major;
@@ -190,21 +198,43 @@ static u32 hddsim_rand(struct hddsim_dev *d)
 
 /* ---- data ---- */
 
+static bool hddsim_clean(struct hddsim_dev *d);
+static void hddsim_drop_overlay(struct hddsim_dev *d);
+
 /*
- * The media's page at @idx. @alloc: make it if missing, within mem_mb
- * unless @over (a destage must land: the cache's data is bounded by
- * cache_mb).
+ * A page for the media or the overlay, or NULL: memory is short, or
+ * fail_alloc_ppm says to act as if it were. Caller holds data_lock.
+ */
+static struct page *hddsim_alloc_page(struct hddsim_dev *d)
+{
+	u32 ppm = READ_ONCE(d->fail_alloc_ppm);
+
+	if (ppm) {
+		/* xorshift32, as hddsim_rand, on data_lock's own state */
+		d->alloc_rng ^= d->alloc_rng << 13;
+		d->alloc_rng ^= d->alloc_rng >> 17;
+		d->alloc_rng ^= d->alloc_rng << 5;
+		if (d->alloc_rng % 1000000 < ppm)
+			return NULL;
+	}
+	return alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+}
+
+/*
+ * The media's page at @idx, made (zeroed) if missing and @alloc (the
+ * caller has checked mem_mb: hddsim_space); caller holds data_lock.
+ * *@st says why there is none.
  */
 static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
-				bool over)
+				blk_status_t *st)
 {
 	struct page *page = xa_load(&d->pages, idx), *old;
 
+	*st = BLK_STS_OK;
 	if (page || !alloc)
 		return page;
-	if (!over && atomic64_read(&d->mem_pages) >= d->mem_limit_pages)
-		return NULL;
-	page = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+	*st = BLK_STS_RESOURCE;
+	page = hddsim_alloc_page(d);
 	if (!page)
 		return NULL;
 	old = xa_cmpxchg(&d->pages, idx, NULL, page, GFP_NOIO);
@@ -213,6 +243,7 @@ static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
 		return xa_is_err(old) ? NULL : old;
 	}
 	atomic64_inc(&d->mem_pages);
+	*st = BLK_STS_OK;
 	return page;
 }
 
@@ -231,7 +262,11 @@ static void hddsim_to_page(struct page *page, unsigned int off,
  * data if it has the page (the newest), else the media's. A @cached
  * write goes to the overlay, whose page starts as a copy of the media's;
  * any other write goes to the media, and to the overlay's page too if it
- * has one, so that the overlay stays the newest.
+ * has one, so that the overlay stays the newest. Every overlay page has
+ * its media page, made with it: a destage lands without allocating, so
+ * it cannot fail for want of memory once the cache has acknowledged it.
+ * Fails with BLK_STS_RESOURCE when memory is short (hddsim_space has
+ * checked mem_mb).
  */
 static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 				 unsigned int boff, u64 pos, unsigned int n,
@@ -240,7 +275,8 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 	pgoff_t idx = pos >> PAGE_SHIFT;
 	unsigned int off = offset_in_page(pos);
 	struct page *ovl = xa_load(&d->ovl, idx);
-	struct page *page = hddsim_page(d, idx, false, false);
+	struct page *page = xa_load(&d->pages, idx);
+	blk_status_t st;
 	void *buf, *src;
 	bool zeros;
 
@@ -264,11 +300,16 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 		/* zeros over nothing, newest and durable: nothing to keep */
 		if (!page && zeros)
 			return BLK_STS_OK;
-		ovl = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+		/* the overlay's page and, if missing, the media's it lands in */
+		if (!page) {
+			page = hddsim_page(d, idx, true, &st);
+			if (!page)
+				return st;
+		}
+		ovl = hddsim_alloc_page(d);
 		if (!ovl)
 			return BLK_STS_RESOURCE;
-		if (page)
-			copy_highpage(ovl, page);
+		copy_highpage(ovl, page);
 		if (xa_err(xa_store(&d->ovl, idx, ovl, GFP_NOIO))) {
 			__free_page(ovl);
 			return BLK_STS_RESOURCE;
@@ -278,9 +319,9 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 	if (!cached) {
 		/* zeros need no page: mkfs's zeroing costs no RAM */
 		if (!page && !zeros) {
-			page = hddsim_page(d, idx, true, false);
+			page = hddsim_page(d, idx, true, &st);
 			if (!page)
-				return BLK_STS_NOSPC;
+				return st;
 		}
 		if (page) {
 			buf = bvec_kmap_local(bv);
@@ -294,6 +335,93 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 		kunmap_local(buf);
 	}
 	return BLK_STS_OK;
+}
+
+/*
+ * A write's pieces, page by page: for each page it touches with data
+ * (@nonzero: a piece of it is not all zeros), what it makes and holds.
+ */
+struct hddsim_need {
+	u64 media;	/* media pages it makes */
+	u64 ovl;	/* overlay pages it makes */
+	u64 held;	/* overlay pages it holds, made or found */
+};
+
+static void hddsim_need_page(struct hddsim_dev *d, pgoff_t idx, bool nonzero,
+			     bool cached, struct hddsim_need *need)
+{
+	bool media = !!xa_load(&d->pages, idx), ovl = !!xa_load(&d->ovl, idx);
+
+	if (!cached) {
+		need->media += !media && nonzero;
+		return;
+	}
+	if (!ovl && !media && !nonzero)
+		return;		/* zeros over nothing */
+	need->held++;
+	need->ovl += !ovl;
+	need->media += !media;
+}
+
+/*
+ * mem_mb bounds the media's pages and the overlay's together. A write
+ * that would pass it even once every other overlay page has gone fails
+ * for good (BLK_STS_NOSPC); one that waits only for the cache to destage
+ * goes back to blk-mq to be sent again (BLK_STS_RESOURCE). With nothing
+ * left to destage, what the overlay holds is the media's data or that of
+ * writes that failed or wait to be sent again, none acknowledged: it is
+ * dropped (their next try makes their pages anew). Caller holds data_lock.
+ */
+static blk_status_t hddsim_space(struct hddsim_dev *d, struct request *rq,
+				 bool cached)
+{
+	struct hddsim_need need;
+	struct req_iterator iter;
+	struct bio_vec bv;
+	bool nonzero;
+	pgoff_t cur;
+	u64 media;
+	u64 pos;
+	void *buf;
+
+again:
+	memset(&need, 0, sizeof(need));
+	pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
+	cur = ULONG_MAX;
+	nonzero = false;
+	rq_for_each_segment(bv, rq, iter) {
+		unsigned int done = 0;
+
+		while (done < bv.bv_len) {
+			unsigned int n = min_t(unsigned int, bv.bv_len - done,
+					       PAGE_SIZE - offset_in_page(pos));
+
+			if (pos >> PAGE_SHIFT != cur) {
+				if (cur != ULONG_MAX)
+					hddsim_need_page(d, cur, nonzero, cached, &need);
+				cur = pos >> PAGE_SHIFT;
+				nonzero = false;
+			}
+			if (!nonzero) {
+				buf = bvec_kmap_local(&bv);
+				nonzero = memchr_inv(buf + done, 0, n);
+				kunmap_local(buf);
+			}
+			done += n;
+			pos += n;
+		}
+	}
+	if (cur != ULONG_MAX)
+		hddsim_need_page(d, cur, nonzero, cached, &need);
+	media = atomic64_read(&d->mem_pages) + need.media;
+	if (media + need.held > d->mem_limit_pages)
+		return BLK_STS_NOSPC;
+	if (media + d->ovl_pages + need.ovl <= d->mem_limit_pages)
+		return BLK_STS_OK;
+	if (!hddsim_clean(d))
+		return BLK_STS_RESOURCE;
+	hddsim_drop_overlay(d);
+	goto again;
 }
 
 /* Copy one request's data; caller holds data_lock. */
@@ -311,6 +439,11 @@ static blk_status_t hddsim_copy(struct hddsim_dev *d, struct request *rq,
 			rq_for_each_segment(bv, rq, iter)
 				memzero_bvec(&bv);
 		return BLK_STS_OK;
+	}
+	if (write) {
+		st = hddsim_space(d, rq, cached);
+		if (st != BLK_STS_OK)
+			return st;
 	}
 	rq_for_each_segment(bv, rq, iter) {
 		unsigned int done = 0;
@@ -393,6 +526,9 @@ static void hddsim_ovl_release(struct hddsim_dev *d, u64 sector, u32 nr)
 		for (i = first; i <= last && i < first + 64; i++) {
 			if (held & (1ULL << (i - first)))
 				continue;
+			/* a page that could not land keeps the only copy */
+			if (xa_get_mark(&d->ovl, i, HDDSIM_UNLANDED))
+				continue;
 			page = xa_erase(&d->ovl, i);
 			if (page) {
 				__free_page(page);
@@ -402,7 +538,13 @@ static void hddsim_ovl_release(struct hddsim_dev *d, u64 sector, u32 nr)
 	}
 }
 
-/* A destage of [sector, +nr) reached the media: so does its newest data. */
+/*
+ * A destage of [sector, +nr) reached the media: so does its newest data.
+ * The media page was made with the overlay's (hddsim_piece), so this
+ * allocates nothing. Were one missing all the same, the overlay page
+ * would stay (marked: nothing but a power cut frees it, and reads go on
+ * seeing its data) rather than be freed over data the media lacks.
+ */
 static void hddsim_land_copy(struct hddsim_dev *d, u64 sector, u32 nr)
 {
 	u64 end = sector + nr;
@@ -412,17 +554,15 @@ static void hddsim_land_copy(struct hddsim_dev *d, u64 sector, u32 nr)
 		u64 next = min_t(u64, end, (u64)(idx + 1) << (PAGE_SHIFT - SECTOR_SHIFT));
 		unsigned int off = offset_in_page(sector << SECTOR_SHIFT);
 		unsigned int n = (next - sector) << SECTOR_SHIFT;
-		struct page *ovl = xa_load(&d->ovl, idx), *page;
+		struct page *ovl = xa_load(&d->ovl, idx);
+		struct page *page = xa_load(&d->pages, idx);
 		void *src;
 
 		sector = next;
 		if (!ovl)
 			continue;	/* zeros where nothing was stored */
-		page = hddsim_page(d, idx, true, true);
-		if (!page) {
-			d->nomem++;
-			pr_warn_ratelimited("hddsim%d: no memory to destage page %lu\n",
-					    d->id, idx);
+		if (WARN_ON_ONCE(!page)) {
+			xa_set_mark(&d->ovl, idx, HDDSIM_UNLANDED);
 			continue;
 		}
 		src = kmap_local_page(ovl);
@@ -708,8 +848,23 @@ static u64 hddsim_late_pct(struct hddsim_dev *d, unsigned int pct)
 static void hddsim_end(struct hddsim_dev *d, struct hddsim_cmd *c)
 {
 	int budget = c->budget;
+	unsigned long flags;
 
 	c->budget = -1;
+	if (c->requeue && c->status == BLK_STS_OK) {
+		/*
+		 * A retry (requeue_ppm), as SCSI's error handling makes one:
+		 * the budget goes back first, then blk-mq takes the request
+		 * back (through the scheduler's requeue hook), inserts it
+		 * anew and runs the queue.
+		 */
+		spin_lock_irqsave(&d->lock, flags);
+		d->requeues++;
+		spin_unlock_irqrestore(&d->lock, flags);
+		hddsim_release(d, budget, false);
+		blk_mq_requeue_request(c->rq, true);
+		return;
+	}
 	blk_mq_end_request(c->rq, c->status);
 	hddsim_release(d, budget, true);
 }
@@ -838,6 +993,7 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	c->flush = false;
 	c->cached = false;
 	c->absorbed = false;
+	c->requeue = false;
 	switch (req_op(rq)) {
 	case REQ_OP_FLUSH:
 		c->flush = true;
@@ -866,11 +1022,29 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (!c->flush)
 		st = hddsim_copy(d, rq, c->cached);
 	if (st != BLK_STS_OK) {
+		/*
+		 * A write that fails for good (past mem_mb): overlay pages
+		 * it made (or found) that no held write needs go, as they
+		 * hold the media's data or this failed write's. One blk-mq
+		 * sends again keeps them, so that its next try gets further.
+		 */
+		if (c->cached && st == BLK_STS_NOSPC)
+			hddsim_ovl_release(d, c->cmd.sector, c->cmd.nr);
+		if (st == BLK_STS_RESOURCE)
+			d->alloc_failures++;
 		mutex_unlock(&d->data_lock);
-		spin_lock_irqsave(&d->lock, flags);
-		d->nomem++;
-		spin_unlock_irqrestore(&d->lock, flags);
-		pr_warn_ratelimited("hddsim%d: data memory (mem_mb) is full\n", d->id);
+		if (st == BLK_STS_NOSPC) {
+			spin_lock_irqsave(&d->lock, flags);
+			d->nomem++;
+			spin_unlock_irqrestore(&d->lock, flags);
+			pr_warn_ratelimited("hddsim%d: data memory (mem_mb) is full\n",
+					    d->id);
+		}
+		/*
+		 * blk-mq leaves a request's budget to the driver once
+		 * queue_rq has it, also for BLK_STS_RESOURCE (it then sends
+		 * the request again, with a budget got anew).
+		 */
 		hddsim_release(d, c->budget, false);
 		c->budget = -1;
 		return st;
@@ -881,7 +1055,21 @@ static blk_status_t hddsim_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (WARN_ON_ONCE(d->npending >= d->set.queue_depth)) {
 		spin_unlock_irqrestore(&d->lock, flags);
 		mutex_unlock(&d->data_lock);
+		hddsim_release(d, c->budget, false);
+		c->budget = -1;
 		return BLK_STS_RESOURCE;
+	}
+	if (!c->flush && d->requeue_ppm &&
+	    hddsim_rand(d) % 1000000 < d->requeue_ppm) {
+		c->requeue = true;
+		/*
+		 * Every other one prepared, as SCSI's commands are: blk-mq
+		 * then puts it back on the dispatch list, around the
+		 * scheduler; the others go back through the scheduler's
+		 * insert where this kernel does so.
+		 */
+		if (d->requeue_n++ & 1)
+			rq->rq_flags |= RQF_DONTPREP;
 	}
 	if (!hddsim_busy(d))
 		d->busy_since = now;
@@ -968,6 +1156,7 @@ HDDSIM_STAT(dirty_sectors, d->model.dirty_sectors);
 HDDSIM_STAT(destages, d->model.st.destages);
 HDDSIM_STAT(power_cuts, d->power_cuts);
 HDDSIM_STAT(lost_sectors, d->lost_sectors);
+HDDSIM_STAT(requeues, d->requeues);
 
 static ssize_t overlay_pages_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
@@ -981,6 +1170,19 @@ static ssize_t overlay_pages_show(struct device *dev,
 	return sysfs_emit(buf, "%llu\n", v);
 }
 static DEVICE_ATTR_RO(overlay_pages);
+
+static ssize_t alloc_failures_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct hddsim_dev *d = dev_to_hddsim(dev);
+	u64 v;
+
+	mutex_lock(&d->data_lock);
+	v = d->alloc_failures;
+	mutex_unlock(&d->data_lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+static DEVICE_ATTR_RO(alloc_failures);
 
 /*
  * The drive loses power (write 1): what its cache had not destaged is
@@ -1073,17 +1275,27 @@ static bool hddsim_clean(struct hddsim_dev *d)
  * the cache stays on). The block layer is told too, so that
  * /sys/block/X/queue/write_cache follows and it sends FLUSH and FUA only
  * to a drive with a cache: told before the drive starts caching, after
- * it stops.
+ * it stops. Turning it on, the model is asked first (on a copy of its
+ * parameters: its answer for "on" depends on them alone), so that a
+ * refusal leaves the block layer as it was.
  */
 static int hddsim_switch_cache(struct hddsim_dev *d, bool on)
 {
+	struct disk_model *probe;
 	unsigned long flags;
 	bool ok;
 	int ret;
 
 	if (on) {
-		if (d->model.p.cache_mb < 1 || d->model.p.cache_mb > 4096 ||
-		    !disk_rotational(&d->model))
+		probe = kzalloc(sizeof(*probe), GFP_KERNEL);
+		if (!probe)
+			return -ENOMEM;
+		spin_lock_irqsave(&d->lock, flags);
+		probe->p = d->model.p;
+		spin_unlock_irqrestore(&d->lock, flags);
+		ok = disk_set_write_cache(probe, true);
+		kfree(probe);
+		if (!ok)
 			return -EINVAL;
 		ret = kc_set_write_cache(d->disk->queue, true);
 		if (ret)
@@ -1093,7 +1305,11 @@ static int hddsim_switch_cache(struct hddsim_dev *d, bool on)
 		ok = disk_set_write_cache(&d->model, true);
 		spin_unlock_irqrestore(&d->lock, flags);
 		mutex_unlock(&d->data_lock);
-		return ok ? 0 : -EINVAL;
+		if (ok)
+			return 0;
+		/* cannot happen (the probe said yes): undo what the block layer was told */
+		kc_set_write_cache(d->disk->queue, false);
+		return -EINVAL;
 	}
 	mutex_lock(&d->data_lock);
 	for (;;) {
@@ -1238,6 +1454,8 @@ static DEVICE_ATTR_RW(lateness_us);
 HDDSIM_KNOB(fail_ppm, 1000000);
 HDDSIM_KNOB(slow_ppm, 1000000);
 HDDSIM_KNOB(slow_ms, 10000);
+HDDSIM_KNOB(requeue_ppm, 1000000);
+HDDSIM_KNOB(fail_alloc_ppm, 1000000);
 
 static struct attribute *hddsim_attrs[] = {
 	&dev_attr_requests.attr, &dev_attr_reads.attr, &dev_attr_writes.attr,
@@ -1254,6 +1472,8 @@ static struct attribute *hddsim_attrs[] = {
 	&dev_attr_destages.attr, &dev_attr_power_cuts.attr,
 	&dev_attr_lost_sectors.attr, &dev_attr_overlay_pages.attr,
 	&dev_attr_power_cut.attr, &dev_attr_write_cache.attr,
+	&dev_attr_requeues.attr, &dev_attr_requeue_ppm.attr,
+	&dev_attr_alloc_failures.attr, &dev_attr_fail_alloc_ppm.attr,
 	NULL,
 };
 
@@ -1268,6 +1488,53 @@ static const struct attribute_group *hddsim_groups[] = {
 };
 
 /* ---- setup ---- */
+
+/* the largest capacity: 1 PiB, far inside what i_size and the model hold */
+#define HDDSIM_MAX_BYTES (1ULL << 50)
+
+/*
+ * Digits with an optional k, m, g or t (either case), into *@bytes;
+ * -EINVAL for anything else, and for a value that does not fit in 64 bits
+ * (memparse would wrap it).
+ */
+static int hddsim_parse_size(const char *s, u64 *bytes)
+{
+	size_t n = strspn(s, "0123456789");
+	unsigned int shift = 0;
+	char num[21];
+	u64 v;
+
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (kstrtou64(num, 10, &v))
+		return -EINVAL;
+	switch (s[n]) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	case 't': case 'T':
+		shift = 40;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (s[n] && s[n + 1])
+		return -EINVAL;
+	if (v > U64_MAX >> shift)
+		return -EINVAL;
+	*bytes = v << shift;
+	return 0;
+}
 
 static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 			 u32 *max_kb)
@@ -1287,11 +1554,11 @@ static int hddsim_params(int i, struct disk_params *p, u32 *depth,
 	*p = pr->p;
 	*max_kb = param(max_sectors_kb, nr_max_sectors_kb, i, pr->max_sectors_kb);
 	if (nr_capacity > 0) {
-		char *end;
-		u64 bytes = memparse(capacity[i < nr_capacity ? i : nr_capacity - 1], &end);
+		u64 bytes;
 
-		if (*end || bytes < SZ_1M) {
-			pr_err("hddsim%d: capacity: want a size of at least 1m\n", i);
+		if (hddsim_parse_size(capacity[i < nr_capacity ? i : nr_capacity - 1],
+				      &bytes) || bytes < SZ_1M || bytes > HDDSIM_MAX_BYTES) {
+			pr_err("hddsim%d: capacity: want a size from 1m to 1024t\n", i);
 			return -EINVAL;
 		}
 		p->capacity = bytes >> SECTOR_SHIFT;
@@ -1349,6 +1616,7 @@ static int hddsim_add(int i)
 	d->mem_limit_pages = mem_bytes >> PAGE_SHIFT;
 	d->depth = depth;
 	d->rng = 0x9e3779b9u ^ i;
+	d->alloc_rng = 0x85ebca6bu ^ i;
 	spin_lock_init(&d->lock);
 	xa_init(&d->pages);
 	xa_init(&d->ovl);

@@ -69,7 +69,10 @@ for m in virtio_blk virtio_pci null_blk ext4 bfq kyber-iosched crc32c_generic co
 	modprobe -d "${modbase:-/}" -S "$kver" --show-depends "$m" 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r f; do
-	rel=${f#"$modbase"/lib/modules/"$kver"/}
+	# under /lib/modules/KVER/ as the kernel's own tools look for it: the
+	# path after it (modprobe -d / prints //lib/..., so no fixed prefix)
+	rel=${f#*/lib/modules/"$kver"/}
+	[ "$rel" != "$f" ] || { echo "vm: $f is not under lib/modules/$kver"; exit 1; }
 	mkdir -p "$ir/lib/modules/$kver/$(dirname "$rel")"
 	case $f in
 	*.xz) xz -dc "$f" > "$ir/lib/modules/$kver/${rel%.xz}" ;;

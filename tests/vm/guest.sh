@@ -282,6 +282,14 @@ t_hddsim_load() {
 	modprobe hddsim rpm=1 2>/dev/null && { echo "took rpm=1"; rmmod hddsim; return 1; }
 	modprobe hddsim mem_mb=100000 2>/dev/null && { echo "took mem_mb=100000"; rmmod hddsim; return 1; }
 	modprobe hddsim capacity=12q 2>/dev/null && { echo "took capacity=12q"; rmmod hddsim; return 1; }
+	# at most 1024t: 8 EiB overflows the block device's size, and a
+	# suffix must not wrap a number round to something small
+	for c in 1025t 8388608t 16777217t 99999999999999999999 1tt; do
+		modprobe hddsim capacity=$c nodata=1 2>/dev/null && { echo "took capacity=$c"; rmmod hddsim; return 1; }
+	done
+	modprobe hddsim capacity=1024t nodata=1 || { echo "refused capacity=1024t"; return 1; }
+	[ "$(cat $H/size)" = 2199023255552 ] || { echo "1024t: size $(cat $H/size)"; rmmod hddsim; return 1; }
+	rmmod hddsim || return 1
 	modprobe hddsim profile=ide2004 2>/dev/null && { echo "took profile=ide2004"; rmmod hddsim; return 1; }
 	modprobe hddsim ncq_age_ms=60001 2>/dev/null && { echo "took ncq_age_ms=60001"; rmmod hddsim; return 1; }
 	# a profile is core's preset: 40 GB and 128 KiB requests, as antic-sim's disk=ide2003
@@ -466,19 +474,44 @@ t_stress() {
 	hs_rc=0 hs_n=0
 	while [ $(now_ms) -lt $end ]; do	# hddsim disks come and go
 		hs_n=$((hs_n + 1))
-		modprobe hddsim nr_devices=2 capacity=1g queue_depth=1,32 mem_mb=64 || { hs_rc=1; break; }
-		for h in hddsim0 hddsim1; do echo anticipatory > /sys/block/$h/queue/scheduler; done
+		modprobe hddsim nr_devices=3 capacity=1g queue_depth=1,32,32 mem_mb=64 || { hs_rc=1; break; }
+		for h in hddsim0 hddsim1 hddsim2; do
+			echo anticipatory > /sys/block/$h/queue/scheduler
+			echo 20000 > /sys/block/$h/hddsim/requeue_ppm
+		done
+		# hddsim2 written with fsyncs while its power is cut; every
+		# disk's scheduler switched meanwhile, requeues on all three
+		fio --name=h2 --filename=/dev/hddsim2 --direct=1 --rw=randwrite --bs=4k-64k --size=256m \
+			--ioengine=libaio --iodepth=8 --fsync=8 --number_ios=300 --continue_on_error=all \
+			> /dev/null 2>&1 &
+		h2=$!
+		(	k=0
+			while kill -0 $h2 2>/dev/null; do
+				k=$((k + 1))
+				set -- none mq-deadline bfq kyber anticipatory
+				shift $((k % 5))
+				for h in hddsim0 hddsim1 hddsim2; do
+					echo "$1" > /sys/block/$h/queue/scheduler 2>/dev/null
+				done
+				[ $((k % 3)) = 0 ] && echo 1 > /sys/block/hddsim2/hddsim/power_cut
+				sleep 0.2
+			done
+		) &
+		cutter=$!
 		fio --name=h0 --filename=/dev/hddsim0 --direct=1 --rw=randwrite --bs=4k --size=4m \
 			--verify=crc32c --verify_fatal=1 --number_ios=64 \
 			--name=h1 --filename=/dev/hddsim1 --direct=1 --rw=randwrite --bs=4k --size=4m \
 			--ioengine=libaio --iodepth=8 --verify=crc32c --verify_fatal=1 --number_ios=64 \
 			> /tmp/stress-hs.out 2>&1 || { cat /tmp/stress-hs.out; hs_rc=1; }
+		wait $h2 $cutter
+		hs_rq=$((${hs_rq:-0} + $(hs hddsim0 requeues) + $(hs hddsim1 requeues) + $(hs hddsim2 requeues)))
+		hs_pc=$((${hs_pc:-0} + $(hs hddsim2 power_cuts)))
 		rmmod hddsim || { echo "hddsim would not unload"; hs_rc=1; break; }
 	done
 	wait $churn; wait $sw
 	wait $fp || { tail -n 20 /tmp/stress-fio.out; return 1; }
 	! grep -qi "verify.*fail\|bad magic\|crc32c.*mismatch" /tmp/stress-fio.out || return 1
-	echo "stress: $STRESS_S s, $hs_n hddsim load/verify/unload cycles, hddsim rc $hs_rc"
+	echo "stress: $STRESS_S s, $hs_n hddsim load/verify/unload cycles ($hs_rq requeues, $hs_pc power cuts), hddsim rc $hs_rc"
 	[ $hs_rc = 0 ]
 }
 
@@ -681,6 +714,7 @@ t_wcache_sysfs() {
 	modprobe hddsim profile=ide2003 mem_mb=16 || return 1
 	[ "$(cat $P/write_cache)" = 0 ] && [ "$(cat $q/write_cache)" = "write through" ] || { rmmod hddsim; return 1; }
 	echo 1 > $P/write_cache 2>/dev/null && { echo "ide2003 took write_cache=1"; rmmod hddsim; return 1; }
+	[ "$(cat $q/write_cache)" = "write through" ] || { echo "refused, yet the queue says $(cat $q/write_cache)"; rmmod hddsim; return 1; }
 	rmmod hddsim || return 1
 	# as parameters: refused when the model would refuse them
 	modprobe hddsim write_cache=2 2>/dev/null && { echo "took write_cache=2"; rmmod hddsim; return 1; }
@@ -830,6 +864,174 @@ t_wcache_unload() {
 	echo 1 > $P/power_cut && rmmod hddsim && ! grep -q hddsim /proc/devices
 }
 
+# ---- faults a real disk produces (hddsim's requeue_ppm, fail_alloc_ppm, mem_mb)
+
+# Runs "$@" in the background for at most $1 seconds: its status when it
+# ended in time, 124 when it was still running (then left running: a
+# process waiting on I/O that never completes cannot be killed).
+bounded() {
+	blim=$(($1 * 10))
+	shift
+	"$@" &
+	bp=$!
+	t=0
+	while kill -0 $bp 2>/dev/null; do
+		[ $t -lt $blim ] || return 124
+		sleep 0.1
+		t=$((t + 1))
+	done
+	wait $bp
+}
+
+# Requeues under scheduler $1 on hddsim0: half of its commands are given
+# back to blk-mq (blk_mq_requeue_request, the path SCSI's error handling
+# retries a command by; every other one prepared, as SCSI's are, so that
+# blk-mq sends it around the scheduler). A sequential reader beside four
+# readers that read once every 4 s (each may be the process anticipation
+# waits for when its request comes back) and a verifying writer, 9 s.
+# fio must end within 60 s, data verify, no read wait 2 s (a scheduler
+# waiting for the completion of a request that went around it is not
+# told of it, and stalls everyone until that process reads again, 4 s
+# later; under TCG on a loaded host a read has waited 1.1 s without
+# it), and nothing stay queued or in flight.
+t_requeue() {
+	s=$1 h=/sys/block/hddsim0
+	echo "$s" > $h/queue/scheduler || return 1
+	r0=$(hs hddsim0 requeues)
+	echo 500000 > $h/hddsim/requeue_ppm || return 1
+	bounded 60 fio --output-format=terse --terse-version=3 \
+		--name=seq --filename=/dev/hddsim0 --rw=read --bs=4k --direct=1 --ioengine=psync \
+		--size=512m --time_based --runtime=9 \
+		--name=thinker --filename=/dev/hddsim0 --rw=randread --bs=4k --direct=1 --ioengine=psync \
+		--offset=1g --size=1g --thinktime=4000000 --numjobs=4 --time_based --runtime=9 \
+		--name=v --filename=/dev/hddsim0 --rw=randwrite --bs=4k-64k --direct=1 --ioengine=libaio \
+		--iodepth=4 --offset=2g --size=8m --verify=crc32c --verify_fatal=1 > /tmp/rq.out 2>&1
+	rc=$?
+	echo 0 > $h/hddsim/requeue_ppm
+	if [ $rc = 124 ]; then
+		echo "$s: fio still running after 60 s; in flight: $(cat $h/inflight)"
+		tr '\n' ' ' < /sys/kernel/debug/block/hddsim0/sched/counters 2>/dev/null
+		killall fio 2>/dev/null
+		return 1
+	fi
+	[ $rc = 0 ] || { tail -n 5 /tmp/rq.out; return 1; }
+	n=$(( $(hs hddsim0 requeues) - r0 ))
+	# read clat max (field 15, us) of every job
+	worst=$(awk -F';' 'NF > 20 && $15 > m { m = $15 } END { print int(m / 1000) }' /tmp/rq.out)
+	sleep 1
+	set -- $(cat $h/inflight)
+	[ "$1" = 0 ] && [ "$2" = 0 ] || { echo "$s: in flight after: $*"; return 1; }
+	c=/sys/kernel/debug/block/hddsim0/sched/counters
+	if [ "$s" = anticipatory ] && [ -f $c ]; then
+		grep -q "^queued 0$" $c && grep -q "^nr_dispatched 0$" $c || { tr '\n' ' ' < $c; return 1; }
+	fi
+	echo "requeue $s: $n requeues, longest read $worst ms"
+	echo "detail: $n requeues, longest read $worst ms"
+	[ "$n" -gt 10 ] && [ -n "$worst" ] && [ "$worst" -lt 2000 ]
+}
+
+# mem_mb bounds all of hddsim's memory with the write cache on: a write
+# of 48 MiB into mem_mb=32 fails with ENOSPC (counted in nomem), media
+# and overlay pages stay within 32 MiB (hddsim's own count, exact), and
+# the guest's free memory falls by no more than 64 MiB (a coarse bound:
+# MemFree moves by several MiB on its own; it fell 17-34 MiB with the
+# limit kept, 33 with it ignored); write-through the same.
+t_nospc() {
+	modprobe hddsim capacity=1g mem_mb=32 || return 1
+	[ "$(cat $P/write_cache)" = 1 ] || { echo "write_cache $(cat $P/write_cache)"; rmmod hddsim; return 1; }
+	lim=$((32 * 256)) worst=0
+	a0=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
+	(	# the largest hddsim holds meanwhile
+		m=0
+		while [ ! -e /tmp/ns.stop ]; do
+			v=$(( $(cat $P/mem_pages) + $(cat $P/overlay_pages) ))
+			[ $v -gt $m ] && m=$v && echo $m > /tmp/ns.max
+			sleep 0.05
+		done
+	) &
+	mon=$!
+	rm -f /tmp/ns.stop /tmp/ns.max
+	bounded 120 dd if=/dev/urandom of=/dev/hddsim0 bs=1M count=48 oflag=direct 2>/tmp/ns.dd
+	rc=$?
+	[ $rc != 124 ] || { echo "dd still writing after 120 s: $(cat $P/mem_pages) media, $(cat $P/overlay_pages) overlay pages"; touch /tmp/ns.stop; return 1; }
+	wcache_settled
+	a1=$(awk '$1 == "MemFree:" { print $2 }' /proc/meminfo)
+	touch /tmp/ns.stop
+	wait $mon
+	worst=$(cat /tmp/ns.max 2>/dev/null || echo 0)
+	out=$(sed -n 's/^\([0-9]*\)+[0-9]* records out$/\1/p' /tmp/ns.dd)
+	echo "cache on: dd exit $rc after ${out:-?} MiB; $(cat $P/nomem) refused; most pages held $worst of $lim; MemFree fell $(( (a0 - a1) / 1024 )) MiB"
+	[ $rc != 0 ] && grep -q "No space left" /tmp/ns.dd || { echo "want ENOSPC: $(cat /tmp/ns.dd)"; rmmod hddsim; return 1; }
+	[ "$(cat $P/nomem)" -gt 0 ] && [ "$worst" -le $lim ] &&
+		[ $(( $(cat $P/mem_pages) + $(cat $P/overlay_pages) )) -le $lim ] &&
+		[ $(( (a0 - a1) / 1024 )) -le 64 ] || { rmmod hddsim; return 1; }
+	echo 0 > $P/write_cache || { rmmod hddsim; return 1; }
+	dd if=/dev/urandom of=/dev/hddsim0 bs=1M count=48 seek=100 oflag=direct 2>/tmp/ns.dd &&
+		{ echo "write-through: no error"; rmmod hddsim; return 1; }
+	grep -q "No space left" /tmp/ns.dd || { cat /tmp/ns.dd; rmmod hddsim; return 1; }
+	[ "$(cat $P/mem_pages)" -le $lim ] || { rmmod hddsim; return 1; }
+	echo "detail: ENOSPC with the cache on after ${out:-?} of 48 MiB, at most $worst of $lim pages held"
+	rmmod hddsim
+}
+
+# With one page allocation in 20 failing (fail_alloc_ppm: the request
+# goes back to blk-mq, BLK_STS_RESOURCE, and comes again), nothing fsync
+# acknowledged is lost to five power cuts (t_power_cut), and the
+# failures happened.
+t_power_cut_nomem() {
+	a0=$(cat $P/alloc_failures)
+	echo 50000 > $P/fail_alloc_ppm || return 1
+	t_power_cut mq-deadline "$1" > /tmp/pcn.out 2>&1
+	rc=$?
+	echo 0 > $P/fail_alloc_ppm
+	cat /tmp/pcn.out
+	a=$(( $(cat $P/alloc_failures) - a0 ))
+	echo "power-cut-nomem: $a page allocations failed (injected)"
+	echo "detail: $(sed -n 's/^detail: //p' /tmp/pcn.out | tail -n 1); $a allocations failed"
+	[ $rc = 0 ] && [ $a -gt 0 ]
+}
+
+# The kernel's modules lie where its own tools look (/lib/modules/KVER/kernel).
+t_modules_layout() {
+	k=/lib/modules/$(uname -r)
+	[ -d $k/kernel ] || { echo "no $k/kernel"; return 1; }
+	stray=$(find $k -name '*.ko' | grep -v "^$k/kernel/\|^$k/extra/")
+	[ -z "$stray" ] || { echo "elsewhere: $stray" | head -n 3; return 1; }
+	modprobe -n bfq 2>/dev/null || [ -d /sys/module/bfq ]
+}
+
+# null_blk's own fault injection (a kernel built with
+# BLK_DEV_NULL_BLK_FAULT_INJECTION, as the debug kernel is), under every
+# scheduler: requeues (one in ten) and timeouts (one in ten, the request
+# then times out after 1 s): 40 readers each time end within 60 s.
+t_null_blk_faults() {
+	modprobe null_blk requeue='1,10,0,-1' timeout='1,10,0,-1' irqmode=2 \
+		completion_nsec=100000 || return 1
+	n=/sys/block/nullb0/queue
+	echo 1000 > $n/io_timeout || { rmmod null_blk; return 1; }
+	for s in none mq-deadline bfq kyber anticipatory; do
+		echo "$s" > $n/scheduler || { rmmod null_blk; return 1; }
+		i=0 pids=""
+		while [ $i -lt 40 ]; do
+			dd if=/dev/nullb0 of=/dev/null bs=4k count=4 skip=$((i * 64)) iflag=direct 2>/dev/null &
+			pids="$pids $!"
+			i=$((i + 1))
+		done
+		t=0
+		for p in $pids; do
+			while kill -0 $p 2>/dev/null; do
+				t=$((t + 1))
+				[ $t -lt 600 ] || { echo "$s: readers still waiting after 60 s"; return 1; }
+				sleep 0.1
+			done
+		done
+		wait
+		echo "null_blk faults $s: 40 readers ended in $((t / 10)) s"
+	done
+	echo none > $n/scheduler
+	rmmod null_blk
+}
+
 echo "vm: kernel $(uname -r), $(nproc) cpus"
 modprobe virtio_blk && modprobe virtio_pci
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
@@ -837,6 +1039,7 @@ i=0
 while [ ! -b /dev/$D ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 echo "vm: $D has $(ls /sys/block/$D/mq | wc -l) hardware queues, rotational $(cat $Q/rotational)"
 
+run modules-layout t_modules_layout
 run load t_load
 run select t_select
 run defaults t_defaults
@@ -879,7 +1082,28 @@ run cut-flush t_cut_flush
 grep '^dirty sectors' /tmp/out | sed 's/^/vm: cut-flush: /'
 run cut-chaos t_cut_chaos
 grep '^chaos' /tmp/out | sed 's/^/vm: /'
+run power-cut-nomem t_power_cut_nomem $((i * 200000))
+grep '^power-cut' /tmp/out | sed 's/^/vm: /'
 run wcache-unload t_wcache_unload
+run nospc t_nospc
+grep '^cache on' /tmp/out | sed 's/^/vm: nospc: /'
+if modprobe hddsim capacity=4g mem_mb=64; then
+	for s in none mq-deadline bfq kyber anticipatory; do
+		run requeue-$s t_requeue $s
+		grep '^requeue' /tmp/out | sed 's/^/vm: /'
+	done
+	rmmod hddsim
+else
+	echo "VMTEST FAIL requeue: hddsim would not load"
+fi
+if modprobe null_blk 2>/dev/null && [ -e /sys/module/null_blk/parameters/requeue ]; then
+	rmmod null_blk
+	run null_blk-faults t_null_blk_faults
+	grep '^null_blk faults' /tmp/out | sed 's/^/vm: /'
+else
+	rmmod null_blk 2>/dev/null
+	echo "vm: null_blk-faults not run: this kernel's null_blk has no fault injection"
+fi
 run stress t_stress
 grep '^stress: ' /tmp/out | sed 's/^/vm: /'
 echo "vm: module size $(cat /sys/module/anticipatory/coresize 2>/dev/null) bytes"
