@@ -156,17 +156,24 @@ static enum hrtimer_restart asmq_timer_fn(struct hrtimer *t)
 {
 	struct asmq_data *ad = container_of(t, struct asmq_data, timer);
 	unsigned long flags;
+	u64 now, wake;
 	bool run;
 
 	spin_lock_irqsave(&ad->lock, flags);
 	ad->armed = 0;
-	as_handle_expiry(&ad->as, ktime_get_ns());
+	now = ktime_get_ns();
+	as_handle_expiry(&ad->as, now);
 	/*
 	 * Still waiting (the timer fired early, or antic_expire was raised
 	 * after it was set): re-arm here, because has_work says no and no
-	 * dispatch will.
+	 * dispatch will. A time not after now would fire again at once, in
+	 * hardirq context, for ever: core names none once it has handled it
+	 * (its chaos test checks), so such a time is a bug, left unarmed
+	 * for the next event to re-arm.
 	 */
-	asmq_arm_timer(ad);
+	wake = as_get_expiry(&ad->as);
+	if (!WARN_ON_ONCE(wake && wake <= now))
+		asmq_arm_timer(ad);
 	/*
 	 * Most fires end nothing (the wait they were set for ended when its
 	 * request came): a queue run then would only wake kblockd for an
