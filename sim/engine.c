@@ -15,7 +15,6 @@ const char *sim_policy_name(enum sim_policy p)
 	return antic_policy_names[p].name;
 }
 
-/* Any of the names core's table gives a policy: noop/none, deadline/mq-deadline, anticipatory/as */
 /*
  * The latest a run can end, for the progress line: max_time, or sooner
  * when every job has a runtime (the sum of their spans when any waits
@@ -44,6 +43,7 @@ static uint64_t run_end(const struct workload *w, const struct sim_options *o)
 	return e < w->set.max_time ? e : w->set.max_time;
 }
 
+/* Any of the names core's table gives a policy: noop/none, deadline/mq-deadline, anticipatory/as */
 int sim_policy_parse(const char *s, enum sim_policy *p)
 {
 	int id = antic_policy_find(s);
