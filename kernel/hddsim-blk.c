@@ -205,10 +205,22 @@ static void hddsim_drop_overlay(struct hddsim_dev *d);
  * A page for the media or the overlay, or NULL: memory is short, or
  * fail_alloc_ppm says to act as if it were. Caller holds data_lock.
  */
-static struct page *hddsim_alloc_page(struct hddsim_dev *d)
+/*
+ * A zeroed data page, or NULL with *@st why: NOSPC at mem_mb (a backstop:
+ * hddsim_space counted the write's pages, but a page all zeros when
+ * counted may hold data by the copy, as pages are not kept stable while
+ * written), else RESOURCE (short of memory, or fail_alloc_ppm). Caller
+ * holds data_lock.
+ */
+static struct page *hddsim_alloc_page(struct hddsim_dev *d, blk_status_t *st)
 {
 	u32 ppm = READ_ONCE(d->fail_alloc_ppm);
+	struct page *page;
 
+	*st = BLK_STS_NOSPC;
+	if (atomic64_read(&d->mem_pages) + d->ovl_pages >= d->mem_limit_pages)
+		return NULL;
+	*st = BLK_STS_RESOURCE;
 	if (ppm) {
 		/* xorshift32, as hddsim_rand, on data_lock's own state */
 		d->alloc_rng ^= d->alloc_rng << 13;
@@ -217,7 +229,10 @@ static struct page *hddsim_alloc_page(struct hddsim_dev *d)
 		if (d->alloc_rng % 1000000 < ppm)
 			return NULL;
 	}
-	return alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+	page = alloc_page(GFP_NOIO | __GFP_ZERO | __GFP_NOWARN);
+	if (page)
+		*st = BLK_STS_OK;
+	return page;
 }
 
 /*
@@ -233,13 +248,13 @@ static struct page *hddsim_page(struct hddsim_dev *d, pgoff_t idx, bool alloc,
 	*st = BLK_STS_OK;
 	if (page || !alloc)
 		return page;
-	*st = BLK_STS_RESOURCE;
-	page = hddsim_alloc_page(d);
+	page = hddsim_alloc_page(d, st);
 	if (!page)
 		return NULL;
 	old = xa_cmpxchg(&d->pages, idx, NULL, page, GFP_NOIO);
 	if (old) {
 		__free_page(page);
+		*st = xa_is_err(old) ? BLK_STS_RESOURCE : BLK_STS_OK;
 		return xa_is_err(old) ? NULL : old;
 	}
 	atomic64_inc(&d->mem_pages);
@@ -306,9 +321,9 @@ static blk_status_t hddsim_piece(struct hddsim_dev *d, struct bio_vec *bv,
 			if (!page)
 				return st;
 		}
-		ovl = hddsim_alloc_page(d);
+		ovl = hddsim_alloc_page(d, &st);
 		if (!ovl)
-			return BLK_STS_RESOURCE;
+			return st;
 		copy_highpage(ovl, page);
 		if (xa_err(xa_store(&d->ovl, idx, ovl, GFP_NOIO))) {
 			__free_page(ovl);
