@@ -555,10 +555,12 @@ static void hddsim_ovl_release(struct hddsim_dev *d, u64 sector, u32 nr)
 
 /*
  * A destage of [sector, +nr) reached the media: so does its newest data.
- * The media page was made with the overlay's (hddsim_piece), so this
- * allocates nothing. Were one missing all the same, the overlay page
- * would stay (marked: nothing but a power cut frees it, and reads go on
- * seeing its data) rather than be freed over data the media lacks.
+ * The media page was made with the overlay's (hddsim_piece) and media
+ * pages are never freed, so this allocates nothing and always lands.
+ * Were one missing all the same (a bug: the WARN), the overlay page is
+ * marked and kept by hddsim_ovl_release, but dropping the whole overlay
+ * (cache drained or turned off) would still lose its data, and the FLUSH
+ * it was part of has already completed.
  */
 static void hddsim_land_copy(struct hddsim_dev *d, u64 sector, u32 nr)
 {
