@@ -33,6 +33,7 @@ struct antic_proc {
 	u32 nr_queued;		/* requests of this process in the scheduler */
 	u32 nr_in_flight;	/* requests of this process at the drive */
 	u32 nr_sync_in_flight;	/* of those, sync requests (the newcomer plug's) */
+	u32 nr_sync_queued;	/* of nr_queued, sync requests (the fair share's) */
 	bool exited;
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
@@ -137,6 +138,9 @@ struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector);
 /* Highest-sector request strictly before @sector, or NULL. */
 struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector);
 struct antic_rq *antic_queue_first(const struct antic_queue *q);
+/* The request after @rq (queued in @q) in sector order, or NULL. */
+struct antic_rq *antic_queue_next(const struct antic_queue *q,
+				 const struct antic_rq *rq);
 /* Re-sort a queued request whose start moved (front merge). */
 void antic_queue_resort(struct antic_queue *q, struct antic_rq *rq,
 			u64 new_sector);

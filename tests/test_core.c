@@ -3534,6 +3534,7 @@ static void chaos_host(bool classes)
 			t.share_window = (x >> 29) % 3 * 500 * ANTIC_NSEC_PER_MSEC;
 			t.newcomer_expire = (x >> 31) % 3 * 1000 * ANTIC_NSEC_PER_MSEC;
 			t.newcomer_plug = (x >> 33) % 3;
+			t.fair_slice = (x >> 50) % 3 * 50 * ANTIC_NSEC_PER_MSEC;
 			as_set_tunables(&as, &t);
 		}
 		for (i = 0, n = 0, nq = 0, ni = 0; i < 64; i++) {
@@ -3552,7 +3553,8 @@ static void chaos_host(bool classes)
 			if (procs[i].exited && !procs[i].nr_queued &&
 			    !procs[i].nr_in_flight &&
 			    (as.antic_proc == &procs[i] ||
-			     as.start_proc == &procs[i]))
+			     as.start_proc == &procs[i] ||
+			     as.slice_proc == &procs[i]))
 				freed_used++;
 		if (!wait_is_bounded(&as))
 			unbounded++;

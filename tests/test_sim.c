@@ -1108,13 +1108,14 @@ static void test_counters_reported(void)
 			CHECK(strcmp(as_counter_descs[i].name, as_counter_descs[j].name));
 	}
 	/*
-	 * the three that no path can increment, and only those, are left out:
-	 * no wait is declined for a deadline, a requeue or a higher class
-	 * (none is a reason break_reason gives)
+	 * the four that no path can increment, and only those, are left out:
+	 * no wait is declined for a deadline, a requeue, a higher class or a
+	 * slice's end (none is a reason break_reason gives)
 	 */
 	for (i = 0; i < SLOTS; i++)
 		unseen += !seen[i];
-	CHECK_EQ(unseen, 3);
+	CHECK_EQ(unseen, 4);
+	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_SLICE]) / sizeof(u64)]);
 	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_CLASS]) / sizeof(u64)]);
 	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_DEADLINE]) / sizeof(u64)]);
 	CHECK(!seen[offsetof(struct as_counters, antic_declined[AS_END_REQUEUE]) / sizeof(u64)]);
