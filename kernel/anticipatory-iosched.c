@@ -736,6 +736,7 @@ ASMQ_TUNABLE(newcomer_expire)
 ASMQ_TUNABLE(newcomer_plug)
 ASMQ_TUNABLE(start_read_expire)
 ASMQ_TUNABLE(prio_aging_expire)
+ASMQ_TUNABLE(fair_slice)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -772,6 +773,7 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(newcomer_plug),
 	ASMQ_ATTR_RW(start_read_expire),
 	ASMQ_ATTR_RW(prio_aging_expire),
+	ASMQ_ATTR_RW(fair_slice),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };
