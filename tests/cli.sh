@@ -60,6 +60,14 @@ refuses "trace named once" 1 "two-devices.disksim:2: device:" replay -q tests/tr
 if [ "$(grep -o two-devices.disksim "$tmp/err" | wc -l)" -eq 1 ]; then ok "the trace's name printed once"
 else ko "the trace's name printed $(grep -o two-devices.disksim "$tmp/err" | wc -l) times: $(cat "$tmp/err")"; fi
 
+# an output that cannot be kept: one error, exit 1, the run's writer closed once
+job '[a]' 'size=1m'
+mkdir -p "$tmp/bt/deadline.blktrace.0/x"
+refuses "--write-blktrace onto a directory" 1 "deadline.blktrace.0: Is a directory" \
+	-q --scheduler deadline --write-blktrace "$tmp/bt" "$tmp/j.fio"
+if ls "$tmp/bt" | grep -q tmp; then ko "--write-blktrace left a temporary file: $(ls "$tmp/bt")"
+else ok "--write-blktrace that fails leaves no temporary file"; fi
+
 # ioscheduler= in a job file: that one scheduler
 job '[a]' 'size=1m' 'ioscheduler=mq-deadline'
 if "$sim" -q "$tmp/j.fio" >"$tmp/out" 2>&1 && [ "$(sed -n 2p "$tmp/out" | awk '{print $NF}')" = deadline ] &&
