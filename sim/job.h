@@ -171,6 +171,8 @@ const char *job_option_name(size_t i);
  * percentile_list, clat_percentiles, lat_percentiles; the same returns
  */
 int fio_log_option(struct job_spec *j, const char *k, const char *v);
+/* @s without its leading white space, its trailing cut off in place. */
+char *trim_space(char *s);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
