@@ -99,9 +99,7 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 	if (!strcmp(k, "log_offset") || !strcmp(k, "per_job_logs")) {
 		bool on;
 
-		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
-			on = strcmp(v, "0") != 0;
-		else
+		if (parse_bool(v, &on))
 			return -1;
 		if (k[0] == 'l')
 			j->log_offset = on;
@@ -114,9 +112,7 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 	if (!strcmp(k, "clat_percentiles") || !strcmp(k, "lat_percentiles")) {
 		bool on;
 
-		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
-			on = strcmp(v, "0") != 0;
-		else
+		if (parse_bool(v, &on))
 			return -1;
 		if (k[0] == 'c')
 			j->clat_pct_off = !on;

@@ -177,6 +177,8 @@ char *trim_space(char *s);
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* fio's boolean: "1" or nothing for true, "0" for false */
+int parse_bool(const char *s, bool *out);
 /* Format a reason into @err; returns -1, the error every parser returns. */
 int seterr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -109,7 +109,7 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	return 0;
 }
 
-static int bool_value(const char *v, bool *out)
+int parse_bool(const char *v, bool *out)
 {
 	if (!*v || !strcmp(v, "1")) {
 		*out = true;
@@ -417,13 +417,13 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->kb_base = v[3] == '4' ? 1024 : 1000;
 	} else if (!strcmp(k, "norandommap")) {
-		if (bool_value(v, &j->norandommap))
+		if (parse_bool(v, &j->norandommap))
 			return -1;
 	} else if (!strcmp(k, "randrepeat")) {
 		bool b;
 
 		/* antic-sim's runs repeat for a seed anyway */
-		if (bool_value(v, &b))
+		if (parse_bool(v, &b))
 			return -1;
 	} else if (!strcmp(k, "randseed")) {
 		if (parse_uint(v, UINT64_MAX, &j->randseed))
@@ -537,7 +537,7 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->poisson = v[0] == 'p';
 	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
-		if (bool_value(v, &j->stonewall))
+		if (parse_bool(v, &j->stonewall))
 			return -1;
 	} else if (is_reporting(k)) {
 		/* fio's reporting and naming: no effect on what is issued */
@@ -603,23 +603,23 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		else
 			return -1;
 	} else if (!strcmp(k, "direct")) {
-		if (bool_value(v, &j->direct))
+		if (parse_bool(v, &j->direct))
 			return -1;
 	} else if (!strcmp(k, "buffered")) {
 		bool b;
 
-		if (bool_value(v, &b))
+		if (parse_bool(v, &b))
 			return -1;
 		j->direct = !b;
 	} else if (!strcmp(k, "sync")) {
-		if (bool_value(v, &j->osync))
+		if (parse_bool(v, &j->osync))
 			return -1;
 	} else if (!strcmp(k, "runtime") || !strcmp(k, "timeout")) {
 		if (parse_time(v, 1000000000ULL, &x))
 			return -1;
 		j->runtime = x;
 	} else if (!strcmp(k, "time_based")) {
-		if (bool_value(v, &j->time_based))
+		if (parse_bool(v, &j->time_based))
 			return -1;
 	} else if (!strcmp(k, "startdelay")) {
 		if (parse_time(v, 1000000000ULL, &x))
@@ -630,10 +630,10 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->fsync_every = (unsigned)x;
 	} else if (!strcmp(k, "end_fsync")) {
-		if (bool_value(v, &j->end_fsync))
+		if (parse_bool(v, &j->end_fsync))
 			return -1;
 	} else if (!strcmp(k, "exitall")) {
-		if (bool_value(v, &j->exitall))
+		if (parse_bool(v, &j->exitall))
 			return -1;
 	} else if (!strcmp(k, "loops")) {
 		if (parse_uint(v, 1U << 20, &x) || !x)
