@@ -268,7 +268,8 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 void blk_run_queue(struct sim *s);
 void blk_complete(struct sim *s, struct sim_rq *rq);
 bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq);
-struct sim_rq *blk_alloc(struct sim *s);
+struct sim_rq *blk_alloc(struct sim *s, int kind, struct antic_proc *ap, uint64_t sector,
+			 uint64_t nr, bool write, bool sync, u8 prio_class);
 void blk_free(struct sim *s, struct sim_rq *rq);
 void blk_release(struct sim *s);
 
