@@ -61,6 +61,19 @@ struct job_spec {
 	unsigned thinktime_blocks;
 	unsigned iodepth;
 	/*
+	 * fio's refill rule once the queue is full: reap at least reap_min
+	 * (iodepth_batch_complete_min; 0 acts as 1), again until at most
+	 * iodepth_low are in flight (0: iodepth), then fill it again
+	 */
+	unsigned iodepth_low, reap_min;
+	unsigned openfiles;	/* 0: all the job's files */
+	/*
+	 * fio's directory, which its own names go under, and the one that
+	 * was set when filename= came (fio prefixes a filename with the
+	 * directory given before it only): with filename, a file's path
+	 */
+	char directory[256], filename_dir[256];
+	/*
 	 * fio's I/O priorities: the job's class (ioprio_set's: 0 none, 1
 	 * real-time, 2 best effort, 3 idle) and, for direct I/O, the
 	 * percentage of reads [0] and writes [1] sent with cmdprio_class.

@@ -126,6 +126,19 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
+	if (j->openfiles) {
+		/* fio's: the filename list's names, else nrfiles */
+		unsigned nfiles = j->nrfiles;
+		const char *c;
+
+		if (j->filename[0])
+			for (nfiles = 1, c = j->filename; (c = strchr(c, ':')); c++)
+				nfiles++;
+		if (j->openfiles < nfiles)
+			return seterr(err, errlen, "%s:%d: job '%s': fio's openfiles below the job's %u files "
+				      "is not supported by antic-sim (it would choose among the open ones only)",
+				      file, j->line, j->name, nfiles);
+	}
 	if (!j->async_engine)
 		j->iodepth = 1;
 	return 0;

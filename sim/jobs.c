@@ -160,6 +160,20 @@ int job_flush_done(struct sim *s, struct sim_rq *rq)
 	return wake_waiters(s, rq->file);
 }
 
+/* fio's iodepth_low: how far a full queue drains before it is filled again */
+static unsigned refill_depth(const struct job_spec *j)
+{
+	return j->iodepth_low && j->iodepth_low < j->iodepth ? j->iodepth_low : j->iodepth;
+}
+
+/* fio's iodepth_batch_complete_min, of @inflight: one reap's least */
+static unsigned reap_least(const struct job_spec *j, unsigned inflight)
+{
+	unsigned n = j->reap_min ? j->reap_min : 1;
+
+	return n < inflight ? n : inflight;
+}
+
 /* The application's I/O @a of process @p has completed at s->now. */
 static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 {
@@ -167,6 +181,9 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 	job_result_io(s, p, a, s->now);
 	a->busy = false;
 	p->inflight--;
+	/* a reap of reap_least done: another while more than iodepth_low remain */
+	if (p->reap_left && !--p->reap_left && p->inflight > refill_depth(p->spec))
+		p->reap_left = reap_least(p->spec, p->inflight);
 	if (p->finished)
 		return 0;
 	if (p->state == S_IO || p->state == S_PAGES || p->state == S_THROTTLED)
@@ -345,7 +362,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 static int issue_next(struct sim *s, struct sim_proc *p)
 {
 
-	if (p->finished)
+	if (p->finished || p->reap_left)
 		return 0;
 	/*
 	 * S_THINK: an I/O the page cache served at once has queued the wake
@@ -378,6 +395,14 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 		if (!p->spec->async_engine)
 			break;
 	}
+	/*
+	 * fio with its queue full reaps at least iodepth_batch_complete_min,
+	 * and reaps again while more than iodepth_low are in flight, before
+	 * it issues more; by default (one, and iodepth) that is each completion
+	 */
+	if (p->inflight == p->spec->iodepth && p->spec->async_engine &&
+	    (refill_depth(p->spec) < p->spec->iodepth || reap_least(p->spec, p->inflight) > 1))
+		p->reap_left = reap_least(p->spec, p->inflight);
 	return 0;
 }
 

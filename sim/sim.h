@@ -91,6 +91,7 @@ struct sim_proc {
 	bool issuing;		/* inside issue_one: an I/O completing now must not recurse */
 	uint64_t start, end;
 	unsigned inflight;	/* app I/Os outstanding (async engine) */
+	unsigned reap_left;	/* completions before it fills its queue again (iodepth_low) */
 	unsigned since_think, since_fsync;
 	struct app_io *app;	/* iodepth slots */
 	unsigned wait_app;	/* app slot waiting on pages / throttle */
