@@ -283,9 +283,9 @@ void blk_run_queue(struct sim *s)
 		 * blk-mq asks has_work before it dispatches, and the module
 		 * runs its queues only when has_work turns true: a dispatch
 		 * that has_work would not have allowed is one the kernel
-		 * never makes (a review found the program-start cut firing
-		 * here and never in the kernel, a kept batch's holding hiding
-		 * the newcomer's read).
+		 * never makes (without this, a rule such as the program-start
+		 * cut could fire here where in the kernel a kept batch's hold
+		 * hides the newcomer's read).
 		 */
 		if (s->pol == POL_AS && !as_has_work(s->sched)) {
 			blk_arm_timer(s);
