@@ -130,6 +130,12 @@ refuses "--write-blktrace onto a directory" 1 "deadline.blktrace.0: Is a directo
 if ls "$tmp/bt" | grep -q tmp; then ko "--write-blktrace left a temporary file: $(ls "$tmp/bt")"
 else ok "--write-blktrace that fails leaves no temporary file"; fi
 
+# a log that cannot be written: one line naming it, exit 1 (with an
+# ASan build as $1, LeakSanitizer's report would make it more lines)
+job '[a]' 'size=1m' "write_lat_log=$tmp/no/such/dir/a"
+refuses "a log that cannot be written" 1 "fio logs: $tmp/no/such/dir/a_lat.1.log: No such file or directory" \
+	-q --scheduler noop "$tmp/j.fio"
+
 # ioscheduler= in a job file: that one scheduler
 job '[a]' 'size=1m' 'ioscheduler=mq-deadline'
 if "$sim" -q "$tmp/j.fio" >"$tmp/out" 2>&1 && [ "$(sed -n 2p "$tmp/out" | awk '{print $NF}')" = deadline ] &&
