@@ -67,6 +67,7 @@ struct job_spec {
 	 */
 	unsigned iodepth_low, reap_min;
 	unsigned openfiles;	/* 0: all the job's files */
+	bool keep_cache;	/* invalidate=0: the job's region is not dropped from the cache at each open */
 	/*
 	 * fio's directory, which its own names go under, and the one that
 	 * was set when filename= came (fio prefixes a filename with the

@@ -155,8 +155,6 @@ static bool is_reporting(const char *k)
 		 * instants (fio commits a part batch before it waits)
 		 */
 		"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max",
-		/* fio drops a file's pages before a job; the simulated cache starts cold */
-		"invalidate",
 	};
 	size_t i;
 
@@ -203,7 +201,7 @@ static const char *const option_names[] = {
 	"rate", "rate_iops", "ramp_time", "blockalign", "ba", "wait_for", "rate_process",
 	"stonewall", "wait_for_previous", "file_gap", "offset", "filename", "directory",
 	"random_generator", "io_submit_mode", "iodepth_low", "iodepth_batch_complete",
-	"iodepth_batch_complete_min", "filename_format", "log_unix_epoch", "openfiles",
+	"iodepth_batch_complete_min", "filename_format", "log_unix_epoch", "openfiles", "invalidate",
 	"numjobs", "thinktime", "thinktime_blocks", "iodepth", "ioengine", "direct",
 	"buffered", "sync", "runtime", "timeout", "time_based", "startdelay", "fsync",
 	"end_fsync", "exitall", "loops", "ioscheduler", "prio", "prioclass",
@@ -591,6 +589,12 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		/* a format without $jobname or $jobnum would share files between jobs */
 		if (strcmp(v, "$jobname.$jobnum.$filenum"))
 			return -1;
+	} else if (!strcmp(k, "invalidate")) {
+		bool on;
+
+		if (parse_bool(v, &on))
+			return -1;
+		j->keep_cache = !on;
 	} else if (!strcmp(k, "log_unix_epoch")) {
 		bool on;
 
@@ -906,7 +910,7 @@ static const char *value_rule(const char *k)
 		{ " runtime timeout ramp_time startdelay ", "a time such as 30s, 500ms or 2m" },
 		{ " thinktime ", "a time such as 500us or 2ms (default unit us)" },
 		{ " norandommap randrepeat stonewall wait_for_previous direct buffered sync "
-		  "time_based end_fsync exitall ", "0 or 1" },
+		  "time_based end_fsync exitall invalidate ", "0 or 1" },
 		{ " rwmixread rwmixwrite ", "a percentage 0..100" },
 		{ " iodepth ", "1..4096" },
 		{ " iodepth_low iodepth_batch_complete iodepth_batch_complete_min ", "0..4096" },

@@ -470,6 +470,7 @@ int job_wake(struct sim *s, struct sim_proc *p)
 		if (p->held)
 			return 0;
 		p->started = true;
+		job_invalidate(s, p);
 		p->t0 = s->now;
 		p->start = s->now + p->spec->ramp_time;
 		if (p->spec->runtime &&

@@ -292,6 +292,7 @@ int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint6
 int readahead_marker(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi);
 int pages_done(struct sim *s, const struct sim_rq *rq);
+void cache_invalidate(struct sim *s, unsigned fi, uint64_t lo, uint64_t hi);
 
 /* writeback.c: dirty lists, the flusher, wbt */
 #define WBT_TARGET (75 * ANTIC_NSEC_PER_MSEC)
@@ -317,6 +318,7 @@ bool dirty_throttled_recently(const struct sim *s);
 uint64_t rng_below(uint64_t *s, uint64_t n);
 double rng_exponential(uint64_t *rng);
 /* jobio.c: the (file, offset, length, direction) a job issues next; 0 when done */
+void job_invalidate(struct sim *s, const struct sim_proc *p);
 int job_next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 		uint64_t *off, uint64_t *len, int *dir);
 struct sim_proc *job_of(struct sim *s, const struct sim_rq *rq);

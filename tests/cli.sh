@@ -110,6 +110,28 @@ i8b=$(iops)
 if [ "$i0" != "$i8" ] && [ "$i8" = "$i8b" ]; then ok "iodepth_batch_complete_min=8 (and its alias) changes the run: $i8 IOPS, $i0 without"
 else ko "iodepth_batch_complete_min=8: $i8 IOPS (alias $i8b), $i0 without"; fi
 
+# invalidate (fio's default 1): a job's region leaves the page cache when
+# fio opens its files, at the job's start and each loop; invalidate=0
+# keeps what an earlier job or loop read
+riops() { "$sim" -q --scheduler noop --output-format json "$tmp/j.fio" |
+	python3 -c 'import json, sys; print(" ".join("%.1f" % j["read"]["iops"] for j in json.load(sys.stdin)["jobs"]))'; }
+job '[r1]' 'rw=randread' 'size=8m' 'filename=f' '[r2]' 'stonewall' 'rw=randread' 'size=8m' 'filename=f'
+drop=$(riops)
+job '[r1]' 'rw=randread' 'size=8m' 'filename=f' '[r2]' 'stonewall' 'invalidate=0' 'rw=randread' 'size=8m' 'filename=f'
+keep=$(riops)
+job '[l]' 'rw=randread' 'size=8m' 'loops=2'
+ldrop=$(riops)
+job '[l]' 'rw=randread' 'size=8m' 'loops=2' 'invalidate=0'
+lkeep=$(riops)
+if python3 - "$drop" "$keep" "$ldrop" "$lkeep" <<'PY'
+import sys
+d, k = [list(map(float, a.split())) for a in sys.argv[1:3]]
+ld, lk = float(sys.argv[3]), float(sys.argv[4])
+sys.exit(not (0.8 < d[1] / d[0] < 1.25 and k[1] > 10 * k[0] and lk > 1.5 * ld))
+PY
+then ok "invalidate: a second reader goes to the disk ($drop IOPS), with invalidate=0 to the cache ($keep); loops=2 $ldrop, kept $lkeep"
+else ko "invalidate: second reader $drop IOPS (want alike), invalidate=0 $keep (want the 2nd 10x); loops=2 $ldrop, kept $lkeep"; fi
+
 # directory: fio puts a filename under the directory given before it,
 # so two jobs naming x in two directories have two files; a filename
 # from [global], before the job's directory, is one file they share
