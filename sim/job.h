@@ -80,6 +80,8 @@ struct job_spec {
 	 * percentage of reads [0] and writes [1] sent with cmdprio_class.
 	 */
 	unsigned prioclass;
+	unsigned prio;		/* the level within the class (fio's logs show it) */
+	bool prio_given;	/* prio without prioclass: best effort, as fio sets it */
 	unsigned cmdprio_pct[2];
 	unsigned cmdprio_class[2];
 	bool async_engine;
@@ -101,6 +103,7 @@ struct job_spec {
 	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
 	uint64_t log_avg_msec;
 	bool log_offset;	/* an offset column before prio */
+	bool log_prio;		/* the prio column: the ioprio value, not the real-time flag */
 	bool shared_logs;	/* per_job_logs=0: PREFIX_lat.log, the jobs of a prefix in one file */
 	/*
 	 * fio's percentile_list (ascending; none given: fio's default 17),

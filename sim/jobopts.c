@@ -134,8 +134,6 @@ static bool is_reporting(const char *k)
 		"disable_bw", "gtod_reduce", "slat_percentiles", "unified_rw_reporting",
 		/* the logs' memory, not their contents: they are written whole */
 		"log_compression",
-		/* the logs' prio column: 0, the simulated I/Os carrying no ioprio value */
-		"log_prio",
 		/*
 		 * threads or processes: each has its own I/O context in Linux
 		 * (fio's threads are not cloned with CLONE_IO), as a job here
@@ -618,9 +616,14 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->thinktime_blocks = (unsigned)x;
 	} else if (!strcmp(k, "prio")) {
-		/* the level within a class: kept, as fio sets it, but not modelled */
+		/*
+		 * the level within a class: in the logs' prio column; no
+		 * simulated scheduler looks at it (nor mq-deadline's classes)
+		 */
 		if (parse_uint(v, 7, &x))
 			return -1;
+		j->prio = (unsigned)x;
+		j->prio_given = true;
 	} else if (!strcmp(k, "prioclass")) {
 		if (parse_uint(v, 3, &x))
 			return -1;

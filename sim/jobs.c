@@ -58,7 +58,7 @@ static void job_result_io(struct sim *s, struct sim_proc *p, const struct app_io
 	job_result_add(p->res, a->dir, a->bytes, a->start, now);
 	if (s->o->logs)
 		fio_log_io(s->o->logs, (size_t)(p->res - s->r->jobs), p->spec, now - p->start,
-			   now - a->start, a->dir, a->bytes, a->off);
+			   now - a->start, a->dir, a->bytes, a->off, a->ioprio);
 }
 
 void job_report_exit(struct sim *s, struct sim_proc *p)
@@ -321,6 +321,14 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 	return app_done(s, p, &p->app[slot]);
 }
 
+/* fio's ioprio value for a job's I/O: prio alone means best effort, as fio sets it */
+static uint16_t job_ioprio(const struct job_spec *j)
+{
+	unsigned class = j->prioclass ? j->prioclass : j->prio_given ? 2 : 0;
+
+	return (uint16_t)(class << 13 | (class ? j->prio : 0));
+}
+
 static int issue_one(struct sim *s, struct sim_proc *p)
 {
 	unsigned fi, slot = free_slot(p);
@@ -332,7 +340,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	if (got <= 0)
 		return got < 0 ? -1 : 1;
 	a = &p->app[slot];
-	*a = (struct app_io){ true, dir, s->now, len, 0, off };
+	*a = (struct app_io){ true, dir, s->now, len, 0, off, job_ioprio(p->spec) };
 	p->inflight++;
 	if (s->now >= p->start)
 		job_result_depth(p->res, p->inflight);
@@ -351,6 +359,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 		unsigned c = p->spec->cmdprio_class[dir];
 
 		s->ioprio = c == 1 ? ANTIC_CLASS_RT : c == 3 ? ANTIC_CLASS_IDLE : ANTIC_CLASS_BE;
+		a->ioprio = (uint16_t)(c << 13);	/* fio's cmdprio level: 0 */
 	}
 	rc = blk_submit_split(s, K_DIRECT, &p->ap, slot,
 			      s->files[fi].start + off / 512, (len + 511) / 512,

@@ -52,6 +52,7 @@ struct app_io {
 	uint64_t bytes;
 	unsigned pieces;
 	uint64_t off;		/* in its file, bytes (fio's log_offset) */
+	uint16_t ioprio;	/* fio's ioprio value, class << 13 | level (its logs' prio) */
 };
 
 /* A fio job process. ap first: a request's rq.proc leads back to it. */
