@@ -123,8 +123,10 @@ int parse_bool(const char *v, bool *out)
 }
 
 /*
- * fio options that change what fio reports or how it names things, never
- * which I/O it issues: accepted and ignored (README lists them).
+ * fio options that cannot change which I/O is issued, when, or what the
+ * simulated disk does with it: accepted and ignored (docs/simulator.md's
+ * table gives each one's reason). Any other option is handled below or
+ * refused.
  */
 static bool is_reporting(const char *k)
 {
