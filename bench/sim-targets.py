@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 
+from results_lib import by_scheduler
+
 # A/B variants: the run's name -> what bench/sim-targets.sh passed to --set
 VARIANTS = ["all", "no-inflight", "no-bound", "no-syncw", "no-share", "no-newcomer", "no-plug",
             "none"]
@@ -20,20 +22,6 @@ VARIANTS = ["all", "no-inflight", "no-bound", "no-syncw", "no-share", "no-newcom
 ALL_RUNS = VARIANTS + ["base"]
 
 
-
-def by_scheduler(doc):
-    """antic-sim's JSON as {"schedulers": {NAME: result}}: one scheduler's
-    output is fio's document itself, several are under "schedulers"; the
-    simulator's own figures (sim_time_ns, anticipation, ...) are under each
-    document's "antic" and are lifted beside fio's keys here. Results kept
-    from before that shape pass through."""
-    docs = doc["schedulers"] if "schedulers" in doc else {doc["antic"]["scheduler"]: doc}
-    out = {}
-    for s, d in docs.items():
-        r = dict(d)
-        r.update(d.get("antic", {}))
-        out[s] = r
-    return {"schedulers": out}
 
 def fail(msg):
     sys.stderr.write("sim-targets.py: %s\n" % msg)

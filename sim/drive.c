@@ -187,24 +187,14 @@ void drive_destage_done(struct sim *s)
 int drive_flush(struct sim *s, struct antic_proc *ap, unsigned file,
 		unsigned gen)
 {
-	struct sim_rq *rq = blk_alloc(s);
+	struct sim_rq *rq = blk_alloc(s, K_FLUSH, ap, 0, 0, true, true, ANTIC_CLASS_BE);
 
 	if (!rq)
 		return -1;
-	rq->rq.sector = 0;
-	rq->rq.nr_sectors = 0;
-	rq->rq.write = true;
-	rq->rq.sync = true;
-	rq->rq.proc = ap;
-	rq->rq.prio_class = ANTIC_CLASS_BE;
-	rq->rq.state = ANTIC_RQ_NEW;
 	rq->rq.add_time = s->now;
-	rq->kind = K_FLUSH;
 	rq->file = file;
 	rq->io = gen;
 	rq->absorbed = false;
-	rq->requeued = false;
-	rq->next_free = NULL;
 	drive_busy(s);
 	if (s->flushq_tail)
 		s->flushq_tail->next_free = rq;

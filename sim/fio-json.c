@@ -17,7 +17,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 #include "outputs.h"
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -264,18 +263,6 @@ static void depth_obj(struct jw *w, const char *k, const char *const *keys, cons
 struct opt { char *sect, *key, *val; };
 struct opts { struct opt *o; size_t n; };
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 static void opts_read(struct opts *os, const char *path)
 {
 	FILE *f = path ? fopen(path, "r") : NULL;
@@ -286,7 +273,7 @@ static void opts_read(struct opts *os, const char *path)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char *s = trim(line), *eq;
+		char *s = trim_space(line), *eq;
 		struct opt *n;
 
 		if (!*s || *s == ';' || *s == '#')
@@ -310,8 +297,8 @@ static void opts_read(struct opts *os, const char *path)
 			break;
 		os->o = n;
 		n[os->n].sect = strdup(sect);
-		n[os->n].key = strdup(trim(s));
-		n[os->n].val = strdup(eq ? trim(eq) : "");
+		n[os->n].key = strdup(trim_space(s));
+		n[os->n].val = strdup(eq ? trim_space(eq) : "");
 		if (!n[os->n].sect || !n[os->n].key || !n[os->n].val) {
 			free(n[os->n].sect);
 			free(n[os->n].key);

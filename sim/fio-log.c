@@ -5,7 +5,9 @@
  * from 1 (per_job_logs=0: PREFIX_lat.log, each job's lines after the
  * previous job's), one line per sample "time, value, direction, block
  * size, [offset,] prio" (time in ms from the job's start, direction 0
- * read 1 write, offset with log_offset=1, prio 0).
+ * read 1 write, offset with log_offset=1, prio 1 for a real-time I/O and
+ * else 0, or with log_prio=1 the I/O's ioprio value as 0x%04x; 0 in the
+ * windows of log_avg_msec).
  * Values: latency in ns (lat and clat alike, the simulator having no
  * submission latency: the slat log is empty, as fio's is for a sync
  * engine), bandwidth in KiB/s (one I/O's: bytes * 10^6 / its latency in
@@ -28,6 +30,7 @@ struct log_rec {
 	uint64_t off;		/* bytes into its file */
 	uint32_t bytes;
 	uint8_t dir;
+	uint16_t ioprio;	/* class << 13 | level, as ioprio_set's */
 };
 
 struct job_log {
@@ -99,9 +102,7 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 	if (!strcmp(k, "log_offset") || !strcmp(k, "per_job_logs")) {
 		bool on;
 
-		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
-			on = strcmp(v, "0") != 0;
-		else
+		if (parse_bool(v, &on))
 			return -1;
 		if (k[0] == 'l')
 			j->log_offset = on;
@@ -109,14 +110,14 @@ int fio_log_option(struct job_spec *j, const char *k, const char *v)
 			j->shared_logs = !on;
 		return 0;
 	}
+	if (!strcmp(k, "log_prio"))
+		return parse_bool(v, &j->log_prio) ? -1 : 0;
 	if (!strcmp(k, "percentile_list"))
 		return percentile_list(j, v);
 	if (!strcmp(k, "clat_percentiles") || !strcmp(k, "lat_percentiles")) {
 		bool on;
 
-		if (!strcmp(v, "0") || !strcmp(v, "1") || !*v)
-			on = strcmp(v, "0") != 0;
-		else
+		if (parse_bool(v, &on))
 			return -1;
 		if (k[0] == 'c')
 			j->clat_pct_off = !on;
@@ -147,7 +148,7 @@ struct fio_logs *fio_logs_new(const char *suffix)
 }
 
 void fio_log_io(struct fio_logs *l, size_t job, const struct job_spec *spec,
-		uint64_t t, uint64_t lat, int dir, uint64_t bytes, uint64_t off)
+		uint64_t t, uint64_t lat, int dir, uint64_t bytes, uint64_t off, unsigned ioprio)
 {
 	struct job_log *j;
 
@@ -177,7 +178,7 @@ void fio_log_io(struct fio_logs *l, size_t job, const struct job_spec *spec,
 		j->r = r;
 		j->cap = cap;
 	}
-	j->r[j->n++] = (struct log_rec){ t, lat, off, (uint32_t)bytes, (uint8_t)dir };
+	j->r[j->n++] = (struct log_rec){ t, lat, off, (uint32_t)bytes, (uint8_t)dir, (uint16_t)ioprio };
 }
 
 enum { L_LAT, L_CLAT, L_SLAT, L_BW, L_IOPS };
@@ -246,7 +247,11 @@ static void write_log(FILE *f, int kind, const struct job_log *j)
 			(unsigned long long)per_io_value(kind, &j->r[k]), j->r[k].dir, j->r[k].bytes);
 		if (j->spec->log_offset)
 			fprintf(f, "%llu, ", (unsigned long long)j->r[k].off);
-		fputs("0\n", f);
+		/* fio 3.33's: the ioprio value in hex, or 1 for a real-time I/O */
+		if (j->spec->log_prio)
+			fprintf(f, "0x%04x\n", j->r[k].ioprio);
+		else
+			fprintf(f, "%d\n", j->r[k].ioprio >> 13 == 1);
 	}
 }
 

@@ -61,11 +61,27 @@ struct job_spec {
 	unsigned thinktime_blocks;
 	unsigned iodepth;
 	/*
+	 * fio's refill rule once the queue is full: reap at least reap_min
+	 * (iodepth_batch_complete_min; 0 acts as 1), again until at most
+	 * iodepth_low are in flight (0: iodepth), then fill it again
+	 */
+	unsigned iodepth_low, reap_min;
+	unsigned openfiles;	/* 0: all the job's files */
+	bool keep_cache;	/* invalidate=0: the job's region is not dropped from the cache at each open */
+	/*
+	 * fio's directory, which its own names go under, and the one that
+	 * was set when filename= came (fio prefixes a filename with the
+	 * directory given before it only): with filename, a file's path
+	 */
+	char directory[256], filename_dir[256];
+	/*
 	 * fio's I/O priorities: the job's class (ioprio_set's: 0 none, 1
 	 * real-time, 2 best effort, 3 idle) and, for direct I/O, the
 	 * percentage of reads [0] and writes [1] sent with cmdprio_class.
 	 */
 	unsigned prioclass;
+	unsigned prio;		/* the level within the class (fio's logs show it) */
+	bool prio_given;	/* prio without prioclass: best effort, as fio sets it */
 	unsigned cmdprio_pct[2];
 	unsigned cmdprio_class[2];
 	bool async_engine;
@@ -87,6 +103,7 @@ struct job_spec {
 	char lat_log_name[128], bw_log_name[128], iops_log_name[128];
 	uint64_t log_avg_msec;
 	bool log_offset;	/* an offset column before prio */
+	bool log_prio;		/* the prio column: the ioprio value, not the real-time flag */
 	bool shared_logs;	/* per_job_logs=0: PREFIX_lat.log, the jobs of a prefix in one file */
 	/*
 	 * fio's percentile_list (ascending; none given: fio's default 17),
@@ -171,10 +188,14 @@ const char *job_option_name(size_t i);
  * percentile_list, clat_percentiles, lat_percentiles; the same returns
  */
 int fio_log_option(struct job_spec *j, const char *k, const char *v);
+/* @s without its leading white space, its trailing cut off in place. */
+char *trim_space(char *s);
 /* fio-style value parsers; 0 on success. */
 int parse_size(const char *s, uint64_t *out);
 int parse_time(const char *s, uint64_t unit_ns, uint64_t *out);
 int parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* fio's boolean: "1" or nothing for true, "0" for false */
+int parse_bool(const char *s, bool *out);
 /* Format a reason into @err; returns -1, the error every parser returns. */
 int seterr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

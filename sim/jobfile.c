@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *trim(char *s)
+char *trim_space(char *s)
 {
 	char *e;
 
@@ -126,6 +126,19 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
+	if (j->openfiles) {
+		/* fio's: the filename list's names, else nrfiles */
+		unsigned nfiles = j->nrfiles;
+		const char *c;
+
+		if (j->filename[0])
+			for (nfiles = 1, c = j->filename; (c = strchr(c, ':')); c++)
+				nfiles++;
+		if (j->openfiles < nfiles)
+			return seterr(err, errlen, "%s:%d: job '%s': fio's openfiles below the job's %u files "
+				      "is not supported by antic-sim (it would choose among the open ones only)",
+				      file, j->line, j->name, nfiles);
+	}
 	if (!j->async_engine)
 		j->iodepth = 1;
 	return 0;
@@ -161,31 +174,32 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		 * comment, where fio (--parse-only too) passes over it: a
 		 * simulator setting anywhere, or file_gap in a section.
 		 */
-		s = trim(line);
-		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim", 9) &&
-		    isspace((unsigned char)trim(s + 1)[9])) {
+		s = trim_space(line);
+		if ((*s == ';' || *s == '#') && !strncmp(trim_space(s + 1), "antic-sim", 9) &&
+		    isspace((unsigned char)trim_space(s + 1)[9])) {
 			/* "; antic-sim rpm=5400": a setting meant, its colon forgotten */
-			const char *q = trim(trim(s + 1) + 9);
+			const char *q = trim_space(trim_space(s + 1) + 9);
 			size_t nl = strspn(q, "abcdefghijklmnopqrstuvwxyz_0123456789");
 
-			if (nl && (q[nl] == '=' || (isspace((unsigned char)q[nl]) && trim((char *)q + nl)[0] == '='))) {
+			if (nl && (q[nl] == '=' || (isspace((unsigned char)q[nl]) &&
+					 trim_space((char *)q + nl)[0] == '='))) {
 				seterr(err, errlen, "%s:%d: %.*s: an antic-sim setting in a comment wants a colon: "
 				       "'; antic-sim: %s'", file, lineno, (int)nl, q, q);
 				goto fail;
 			}
 		}
-		if ((*s == ';' || *s == '#') && !strncmp(trim(s + 1), "antic-sim:", 10)) {
+		if ((*s == ';' || *s == '#') && !strncmp(trim_space(s + 1), "antic-sim:", 10)) {
 			char why[1024];
 
-			s = trim(trim(s + 1) + 10);
+			s = trim_space(trim_space(s + 1) + 10);
 			eq = strchr(s, '=');
 			if (!eq) {
 				seterr(err, errlen, "%s:%d: antic-sim: want NAME=VALUE, got '%s'", file, lineno, s);
 				goto fail;
 			}
 			*eq = 0;
-			key = trim(s);
-			val = trim(eq + 1);
+			key = trim_space(s);
+			val = trim_space(eq + 1);
 			if (!strcmp(key, "file_gap") && (cur || in_global)) {
 				if (job_option(cur ? cur : &global, key, val)) {
 					job_option_error(key, val, -1, why, sizeof(why));
@@ -204,7 +218,7 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 			seterr(err, errlen, "%s:%d: %s", file, lineno, line);
 			goto fail;
 		}
-		s = trim(line);
+		s = trim_space(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		if (*s == '[') {
@@ -244,8 +258,8 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		val = (char *)"";
 		if (eq) {
 			*eq = 0;
-			key = trim(s);
-			val = trim(eq + 1);
+			key = trim_space(s);
+			val = trim_space(eq + 1);
 		}
 		if (in_sim) {
 			char why[1024];

@@ -38,6 +38,17 @@ static void new_pass(struct sim_proc *p)
 	p->ra_valid = false;
 }
 
+/* fio opens the job's files (at its start, and again each loop): invalidate */
+void job_invalidate(struct sim *s, const struct sim_proc *p)
+{
+	unsigned n;
+
+	if (p->spec->keep_cache)
+		return;
+	for (n = 0; n < p->nfiles; n++)
+		cache_invalidate(s, p->file0 + n, p->pf[n].lo, p->pf[n].hi);
+}
+
 static bool file_left(const struct sim_proc *p, unsigned n)
 {
 	return p->pf[n].done < p->pf[n].hi - p->pf[n].lo;
@@ -245,6 +256,7 @@ int job_next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 			p->cur = 0;
 			p->rr_count = 0;
 			new_pass(p);
+			job_invalidate(s, p);
 		} else {
 			return 0;
 		}

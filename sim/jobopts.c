@@ -109,7 +109,7 @@ int parse_time(const char *s, uint64_t unit_ns, uint64_t *out)
 	return 0;
 }
 
-static int bool_value(const char *v, bool *out)
+int parse_bool(const char *v, bool *out)
 {
 	if (!*v || !strcmp(v, "1")) {
 		*out = true;
@@ -123,34 +123,38 @@ static int bool_value(const char *v, bool *out)
 }
 
 /*
- * fio options that change what fio reports or how it names things, never
- * which I/O it issues: accepted and ignored (README lists them).
+ * fio options that cannot change which I/O is issued, when, or what the
+ * simulated disk does with it: accepted and ignored (docs/simulator.md's
+ * table gives each one's reason). Any other option is handled below or
+ * refused.
  */
 static bool is_reporting(const char *k)
 {
 	static const char *const names[] = {
-		"name", "description", "group_reporting", "thread",
+		"name", "description", "group_reporting", "new_group", "stats",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
-		"disable_bw", "write_hist_log", "log_hist_msec",
-		"slat_percentiles", "unified_rw_reporting", "stats", "gtod_reduce",
-		"log_compression", "log_unix_epoch", "invalidate",
-		"create_serialize", "fallocate", "unlink", "overwrite",
-		"threads", "log_prio", "new_group", "filename_format", "create_on_open",
-		"continue_on_error", "ratemin", "random_generator", "io_submit_mode",
+		"disable_bw", "gtod_reduce", "slat_percentiles", "unified_rw_reporting",
+		/* the logs' memory, not their contents: they are written whole */
+		"log_compression",
+		/*
+		 * threads or processes: each has its own I/O context in Linux
+		 * (fio's threads are not cloned with CLONE_IO), as a job here
+		 */
+		"thread", "threads",
+		/* laying out and removing files: the simulated files exist, laid out whole */
+		"create_serialize", "create_on_open", "fallocate", "unlink", "overwrite",
+		/* the simulated disk fails no I/O */
+		"continue_on_error", "ignore_error", "error_dump",
 		/* the data written: the simulated disk keeps no contents */
 		"dedupe_mode", "dedupe_percentage", "buffer_compress_percentage",
 		"buffer_compress_chunk", "refill_buffers", "scramble_buffers",
 		"zero_buffers", "dedupe_global", "dedupe_working_set_percentage",
-		"ignore_error", "error_dump",
 		/*
-		 * how many files fio holds open at once: the simulator opens
-		 * none, and the inode reads an open costs on ext4 are not
-		 * modelled (README: what the model lacks)
+		 * how fio groups its system calls: its own CPU time is none
+		 * here, so the same I/Os reach the block layer at the same
+		 * instants (fio commits a part batch before it waits)
 		 */
-		"openfiles",
-		/* submission batching: a detail of how fio talks to the kernel */
-		"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete",
-		"iodepth_batch_complete_min", "iodepth_batch_complete_max", "iodepth_low",
+		"iodepth_batch", "iodepth_batch_submit", "iodepth_batch_complete_max",
 	};
 	size_t i;
 
@@ -196,6 +200,8 @@ static const char *const option_names[] = {
 	"io_limit", "number_ios", "random_distribution", "zonemode", "zonesize", "zoneskip",
 	"rate", "rate_iops", "ramp_time", "blockalign", "ba", "wait_for", "rate_process",
 	"stonewall", "wait_for_previous", "file_gap", "offset", "filename", "directory",
+	"random_generator", "io_submit_mode", "iodepth_low", "iodepth_batch_complete",
+	"iodepth_batch_complete_min", "filename_format", "log_unix_epoch", "openfiles", "invalidate",
 	"numjobs", "thinktime", "thinktime_blocks", "iodepth", "ioengine", "direct",
 	"buffered", "sync", "runtime", "timeout", "time_based", "startdelay", "fsync",
 	"end_fsync", "exitall", "loops", "ioscheduler", "prio", "prioclass",
@@ -417,13 +423,13 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->kb_base = v[3] == '4' ? 1024 : 1000;
 	} else if (!strcmp(k, "norandommap")) {
-		if (bool_value(v, &j->norandommap))
+		if (parse_bool(v, &j->norandommap))
 			return -1;
 	} else if (!strcmp(k, "randrepeat")) {
 		bool b;
 
 		/* antic-sim's runs repeat for a seed anyway */
-		if (bool_value(v, &b))
+		if (parse_bool(v, &b))
 			return -1;
 	} else if (!strcmp(k, "randseed")) {
 		if (parse_uint(v, UINT64_MAX, &j->randseed))
@@ -537,7 +543,7 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->poisson = v[0] == 'p';
 	} else if (!strcmp(k, "stonewall") || !strcmp(k, "wait_for_previous")) {
-		if (bool_value(v, &j->stonewall))
+		if (parse_bool(v, &j->stonewall))
 			return -1;
 	} else if (is_reporting(k)) {
 		/* fio's reporting and naming: no effect on what is issued */
@@ -553,8 +559,52 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		if (!*v || strlen(v) >= sizeof(j->filename))
 			return -1;
 		strcpy(j->filename, v);
+		strcpy(j->filename_dir, j->directory);
 	} else if (!strcmp(k, "directory")) {
-		/* naming only: the simulated files live on the one disk */
+		/* the simulated files live on the one disk; jobs share a file by its path */
+		if (strlen(v) >= sizeof(j->directory))
+			return -1;
+		strcpy(j->directory, v);
+	} else if (!strcmp(k, "random_generator")) {
+		/*
+		 * tausworthe's offsets are uniform draws, as antic-sim's; lfsr's
+		 * follow from each other (a shift register), an order of seeks
+		 * antic-sim would not issue: refused in job_option_error
+		 */
+		if (strcmp(v, "tausworthe") && strcmp(v, "tausworthe64"))
+			return -1;
+	} else if (!strcmp(k, "io_submit_mode")) {
+		/* offload submits on the rate's schedule, not after completions */
+		if (strcmp(v, "inline"))
+			return -1;
+	} else if (!strcmp(k, "iodepth_low")) {
+		if (parse_uint(v, 4096, &x))
+			return -1;
+		j->iodepth_low = (unsigned)x;
+	} else if (!strcmp(k, "iodepth_batch_complete") || !strcmp(k, "iodepth_batch_complete_min")) {
+		if (parse_uint(v, 4096, &x))
+			return -1;
+		j->reap_min = (unsigned)x;
+	} else if (!strcmp(k, "filename_format")) {
+		/* a format without $jobname or $jobnum would share files between jobs */
+		if (strcmp(v, "$jobname.$jobnum.$filenum"))
+			return -1;
+	} else if (!strcmp(k, "invalidate")) {
+		bool on;
+
+		if (parse_bool(v, &on))
+			return -1;
+		j->keep_cache = !on;
+	} else if (!strcmp(k, "log_unix_epoch")) {
+		bool on;
+
+		if (parse_bool(v, &on) || on)
+			return -1;
+	} else if (!strcmp(k, "openfiles")) {
+		/* fewer than the job's files: checked once the job is whole */
+		if (parse_uint(v, 1U << 20, &x))
+			return -1;
+		j->openfiles = (unsigned)x;
 	} else if (!strcmp(k, "numjobs")) {
 		if (parse_uint(v, 4096, &x) || !x)
 			return -1;
@@ -568,9 +618,14 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->thinktime_blocks = (unsigned)x;
 	} else if (!strcmp(k, "prio")) {
-		/* the level within a class: kept, as fio sets it, but not modelled */
+		/*
+		 * the level within a class: in the logs' prio column; no
+		 * simulated scheduler looks at it (nor mq-deadline's classes)
+		 */
 		if (parse_uint(v, 7, &x))
 			return -1;
+		j->prio = (unsigned)x;
+		j->prio_given = true;
 	} else if (!strcmp(k, "prioclass")) {
 		if (parse_uint(v, 3, &x))
 			return -1;
@@ -603,23 +658,23 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 		else
 			return -1;
 	} else if (!strcmp(k, "direct")) {
-		if (bool_value(v, &j->direct))
+		if (parse_bool(v, &j->direct))
 			return -1;
 	} else if (!strcmp(k, "buffered")) {
 		bool b;
 
-		if (bool_value(v, &b))
+		if (parse_bool(v, &b))
 			return -1;
 		j->direct = !b;
 	} else if (!strcmp(k, "sync")) {
-		if (bool_value(v, &j->osync))
+		if (parse_bool(v, &j->osync))
 			return -1;
 	} else if (!strcmp(k, "runtime") || !strcmp(k, "timeout")) {
 		if (parse_time(v, 1000000000ULL, &x))
 			return -1;
 		j->runtime = x;
 	} else if (!strcmp(k, "time_based")) {
-		if (bool_value(v, &j->time_based))
+		if (parse_bool(v, &j->time_based))
 			return -1;
 	} else if (!strcmp(k, "startdelay")) {
 		if (parse_time(v, 1000000000ULL, &x))
@@ -630,10 +685,10 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->fsync_every = (unsigned)x;
 	} else if (!strcmp(k, "end_fsync")) {
-		if (bool_value(v, &j->end_fsync))
+		if (parse_bool(v, &j->end_fsync))
 			return -1;
 	} else if (!strcmp(k, "exitall")) {
-		if (bool_value(v, &j->exitall))
+		if (parse_bool(v, &j->exitall))
 			return -1;
 	} else if (!strcmp(k, "loops")) {
 		if (parse_uint(v, 1U << 20, &x) || !x)
@@ -796,6 +851,9 @@ static const struct { const char *name, *why; } fio_only[] = {
 	{ "exec_postrun", "the simulator runs no commands" },
 	{ "flow", "flow control between jobs is not modelled" },
 	{ "rate_min", "only rate and rate_iops are modelled" },
+	{ "ratemin", "only rate and rate_iops are modelled" },
+	{ "write_hist_log", "antic-sim writes the lat, bw and iops logs, not the histogram log" },
+	{ "log_hist_msec", "antic-sim writes the lat, bw and iops logs, not the histogram log" },
 	{ "rate_cycle", "only rate and rate_iops are modelled" },
 	{ "latency_target", "only rate and rate_iops are modelled" },
 	{ "max_latency", "the simulator does not stop jobs on latency" },
@@ -857,9 +915,14 @@ static const char *value_rule(const char *k)
 		{ " runtime timeout ramp_time startdelay ", "a time such as 30s, 500ms or 2m" },
 		{ " thinktime ", "a time such as 500us or 2ms (default unit us)" },
 		{ " norandommap randrepeat stonewall wait_for_previous direct buffered sync "
-		  "time_based end_fsync exitall ", "0 or 1" },
+		  "time_based end_fsync exitall invalidate ", "0 or 1" },
 		{ " rwmixread rwmixwrite ", "a percentage 0..100" },
 		{ " iodepth ", "1..4096" },
+		{ " iodepth_low iodepth_batch_complete iodepth_batch_complete_min ", "0..4096" },
+		{ " openfiles ", "a whole number" },
+		{ " random_generator ", "tausworthe or tausworthe64 (lfsr is not supported)" },
+		{ " io_submit_mode ", "inline (offload is not supported)" },
+		{ " directory ", "a path of fewer than 256 characters" },
 		{ " kb_base ", "1024 or 1000" },
 		{ " rate_process ", "linear or poisson" },
 		{ " zonemode ", "none or strided (zbd needs a zoned device, which is not modelled)" },
@@ -932,6 +995,26 @@ void job_option_error(const char *k, const char *v, int rc, char *why, size_t n)
 		near = nearest_name(v, engines, N(engines));
 		snprintf(why, n, "ioengine: want %s, got '%s'%s%s%s", list, v,
 			 near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+		return;
+	}
+	if (!strcmp(k, "random_generator") && !strcmp(v, "lfsr")) {
+		snprintf(why, n, "fio's random_generator=lfsr is not supported by antic-sim (its random "
+			 "offsets are uniform draws, as tausworthe's; lfsr's would come in another order)");
+		return;
+	}
+	if (!strcmp(k, "io_submit_mode") && !strcmp(v, "offload")) {
+		snprintf(why, n, "fio's io_submit_mode=offload is not supported by antic-sim (a job "
+			 "submits as inline does, after its completions)");
+		return;
+	}
+	if (!strcmp(k, "filename_format")) {
+		snprintf(why, n, "fio's filename_format is not supported by antic-sim but for its default "
+			 "$jobname.$jobnum.$filenum (each job its own files; filename= shares one), got '%s'", v);
+		return;
+	}
+	if (!strcmp(k, "log_unix_epoch")) {
+		snprintf(why, n, "fio's log_unix_epoch is not supported by antic-sim (simulated time has "
+			 "no epoch: the logs count from each job's start), got '%s'", v);
 		return;
 	}
 	if (!strcmp(k, "zonemode") && !strcmp(v, "zbd")) {

@@ -58,7 +58,7 @@ static void job_result_io(struct sim *s, struct sim_proc *p, const struct app_io
 	job_result_add(p->res, a->dir, a->bytes, a->start, now);
 	if (s->o->logs)
 		fio_log_io(s->o->logs, (size_t)(p->res - s->r->jobs), p->spec, now - p->start,
-			   now - a->start, a->dir, a->bytes, a->off);
+			   now - a->start, a->dir, a->bytes, a->off, a->ioprio);
 }
 
 void job_report_exit(struct sim *s, struct sim_proc *p)
@@ -160,6 +160,20 @@ int job_flush_done(struct sim *s, struct sim_rq *rq)
 	return wake_waiters(s, rq->file);
 }
 
+/* fio's iodepth_low: how far a full queue drains before it is filled again */
+static unsigned refill_depth(const struct job_spec *j)
+{
+	return j->iodepth_low && j->iodepth_low < j->iodepth ? j->iodepth_low : j->iodepth;
+}
+
+/* fio's iodepth_batch_complete_min, of @inflight: one reap's least */
+static unsigned reap_least(const struct job_spec *j, unsigned inflight)
+{
+	unsigned n = j->reap_min ? j->reap_min : 1;
+
+	return n < inflight ? n : inflight;
+}
+
 /* The application's I/O @a of process @p has completed at s->now. */
 static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 {
@@ -167,6 +181,9 @@ static int app_done(struct sim *s, struct sim_proc *p, struct app_io *a)
 	job_result_io(s, p, a, s->now);
 	a->busy = false;
 	p->inflight--;
+	/* a reap of reap_least done: another while more than iodepth_low remain */
+	if (p->reap_left && !--p->reap_left && p->inflight > refill_depth(p->spec))
+		p->reap_left = reap_least(p->spec, p->inflight);
 	if (p->finished)
 		return 0;
 	if (p->state == S_IO || p->state == S_PAGES || p->state == S_THROTTLED)
@@ -304,6 +321,14 @@ static int buffered_write(struct sim *s, struct sim_proc *p, unsigned slot, unsi
 	return app_done(s, p, &p->app[slot]);
 }
 
+/* fio's ioprio value for a job's I/O: prio alone means best effort, as fio sets it */
+static uint16_t job_ioprio(const struct job_spec *j)
+{
+	unsigned class = j->prioclass ? j->prioclass : j->prio_given ? 2 : 0;
+
+	return (uint16_t)(class << 13 | (class ? j->prio : 0));
+}
+
 static int issue_one(struct sim *s, struct sim_proc *p)
 {
 	unsigned fi, slot = free_slot(p);
@@ -315,7 +340,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 	if (got <= 0)
 		return got < 0 ? -1 : 1;
 	a = &p->app[slot];
-	*a = (struct app_io){ true, dir, s->now, len, 0, off };
+	*a = (struct app_io){ true, dir, s->now, len, 0, off, job_ioprio(p->spec) };
 	p->inflight++;
 	if (s->now >= p->start)
 		job_result_depth(p->res, p->inflight);
@@ -334,6 +359,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 		unsigned c = p->spec->cmdprio_class[dir];
 
 		s->ioprio = c == 1 ? ANTIC_CLASS_RT : c == 3 ? ANTIC_CLASS_IDLE : ANTIC_CLASS_BE;
+		a->ioprio = (uint16_t)(c << 13);	/* fio's cmdprio level: 0 */
 	}
 	rc = blk_submit_split(s, K_DIRECT, &p->ap, slot,
 			      s->files[fi].start + off / 512, (len + 511) / 512,
@@ -345,7 +371,7 @@ static int issue_one(struct sim *s, struct sim_proc *p)
 static int issue_next(struct sim *s, struct sim_proc *p)
 {
 
-	if (p->finished)
+	if (p->finished || p->reap_left)
 		return 0;
 	/*
 	 * S_THINK: an I/O the page cache served at once has queued the wake
@@ -378,6 +404,14 @@ static int issue_next(struct sim *s, struct sim_proc *p)
 		if (!p->spec->async_engine)
 			break;
 	}
+	/*
+	 * fio with its queue full reaps at least iodepth_batch_complete_min,
+	 * and reaps again while more than iodepth_low are in flight, before
+	 * it issues more; by default (one, and iodepth) that is each completion
+	 */
+	if (p->inflight == p->spec->iodepth && p->spec->async_engine &&
+	    (refill_depth(p->spec) < p->spec->iodepth || reap_least(p->spec, p->inflight) > 1))
+		p->reap_left = reap_least(p->spec, p->inflight);
 	return 0;
 }
 
@@ -445,6 +479,7 @@ int job_wake(struct sim *s, struct sim_proc *p)
 		if (p->held)
 			return 0;
 		p->started = true;
+		job_invalidate(s, p);
 		p->t0 = s->now;
 		p->start = s->now + p->spec->ramp_time;
 		if (p->spec->runtime &&

@@ -108,12 +108,13 @@ int layout(struct sim *s, char *err, size_t errlen)
 			p->app = calloc(j->iodepth, sizeof(*p->app));
 			if (!p->app)
 				return -1;
-			/* jobs naming the same file share it, as in fio */
+			/* jobs naming the same file (directory and name) share it, as in fio */
 			if (j->filename[0]) {
 				size_t q;
 
 				for (q = 0; q < pi; q++)
-					if (!strcmp(s->procs[q].spec->filename, j->filename))
+					if (!strcmp(s->procs[q].spec->filename, j->filename) &&
+					    !strcmp(s->procs[q].spec->filename_dir, j->filename_dir))
 						break;
 				if (q < pi) {
 					p->file0 = s->procs[q].file0;
@@ -162,10 +163,21 @@ named:
 			for (n = 0; n < p->nfiles; n++) {
 				struct sim_file *f = &s->files[p->file0 + n];
 
+				char base[sizeof(f->name)];
+				const char *dir = nnames ? j->filename_dir : j->directory;
+
 				if (nnames)
-					name_at(j->filename, n, f->name, sizeof(f->name));
+					name_at(j->filename, n, base, sizeof(base));
 				else
-					snprintf(f->name, sizeof(f->name), "%s.%u.%u", j->name, k, n);
+					snprintf(base, sizeof(base), "%s.%u.%u", j->name, k, n);
+				/* fio's path, as its iolog writes it */
+				if ((size_t)snprintf(f->name, sizeof(f->name), "%s%s%s", raw ? "" : dir,
+						     dir[0] && !raw ? "/" : "", base) >= sizeof(f->name)) {
+					snprintf(err, errlen, "job '%s': the path of its file %s%s%s is longer "
+						 "than %zu characters", j->name, raw ? "" : dir,
+						 dir[0] && !raw ? "/" : "", base, sizeof(f->name) - 1);
+					return -1;
+				}
 			}
 sized:
 			p->pf = calloc(p->nfiles, sizeof(*p->pf));

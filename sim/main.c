@@ -296,6 +296,8 @@ int main(int argc, char **argv)
 	FILE *f = stdout;
 	char tmp[4096], logtmp[4096];
 	bool replay = false, mode_given = false, used;
+	bool name_job = false, ran = false;	/* a scheduler's run: how far it got */
+	struct bt_writer *bt;
 	const char *bgjobs = NULL;	/* replay --jobs: a background load */
 	struct replay_spec rs = { .time_scale = 1.0 };
 
@@ -499,45 +501,31 @@ int main(int argc, char **argv)
 
 		snprintf(suffix, sizeof(suffix), "%s%s", npol > 1 ? "-" : "",
 			 npol > 1 ? sim_policy_name(pols[k]) : "");
-		if (fio_logs_wanted(&w) && !(o.logs = fio_logs_new(suffix)))
+		name_job = ran = false;
+		if (fio_logs_wanted(&w) && !(o.logs = fio_logs_new(suffix))) {
 			snprintf(err, sizeof(err), "out of memory");
-		if ((fio_logs_wanted(&w) && !o.logs) ||
-		    (btdir && !(o.bt = bt_open(btdir, sim_policy_name(pols[k]), err, sizeof(err))))) {
-			fprintf(stderr, "antic-sim: %s\n", err);
-			fio_logs_free(o.logs);
-			while (k--)
-				sim_result_free(&res[k]);
-			if (o.iolog)
-				close_out(o.iolog, iolog, logtmp, false);
-			goto out;
+			goto run_failed;
 		}
-		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err)) ||
-		    (o.logs && fio_logs_write(o.logs, err, sizeof(err))) ||
-		    bt_close(o.bt, true, err, sizeof(err))) {
-			/* a replay's errors name the trace (and line) themselves */
-			if (strncmp(err, jobfile, strlen(jobfile)))
-				fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
-			else
-				fprintf(stderr, "antic-sim: %s\n", err);
-			if (o.bt)
-				bt_close(o.bt, false, err, sizeof(err));
-			fio_logs_free(o.logs);
-			while (k--)
-				sim_result_free(&res[k]);
-			if (o.iolog)
-				close_out(o.iolog, iolog, logtmp, false);
-			goto out;
-		}
+		if (btdir && !(o.bt = bt_open(btdir, sim_policy_name(pols[k]), err, sizeof(err))))
+			goto run_failed;
+		name_job = true;
+		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err)))
+			goto run_failed;
+		ran = true;
+		if (o.logs && fio_logs_write(o.logs, err, sizeof(err)))
+			goto run_failed;
+		/* bt_close frees the writer, kept or not: it must not be closed twice */
+		bt = o.bt;
+		o.bt = NULL;
+		if (bt_close(bt, true, err, sizeof(err)))
+			goto run_failed;
 		fio_logs_free(o.logs);
 		o.logs = NULL;
-		o.bt = NULL;
 		/* the first scheduler's run: the jobs issue alike under each, timing apart */
 		if (o.iolog) {
 			if (close_out(o.iolog, iolog, logtmp, true)) {
-				sim_result_free(&res[k]);
-				while (k--)
-					sim_result_free(&res[k]);
-				goto out;
+				npol = k + 1;
+				goto free_res;
 			}
 			o.iolog = NULL;
 		}
@@ -576,6 +564,19 @@ int main(int argc, char **argv)
 	for (k = 0; k < npol; k++)
 		timed_out |= res[k].timed_out;
 	rc = timed_out ? EXIT_MAX_TIME : 0;
+	goto free_res;
+run_failed:
+	/* a replay's errors name the trace (and line) themselves */
+	if (name_job && strncmp(err, jobfile, strlen(jobfile)))
+		fprintf(stderr, "antic-sim: %s: %s\n", jobfile, err);
+	else
+		fprintf(stderr, "antic-sim: %s\n", err);
+	bt_close(o.bt, false, err, sizeof(err));
+	fio_logs_free(o.logs);
+	if (o.iolog)
+		close_out(o.iolog, iolog, logtmp, false);
+	/* res[k] too once sim_run has filled it; sim_run frees its own on failure */
+	npol = k + ran;
 free_res:
 	for (k = 0; k < npol; k++)
 		sim_result_free(&res[k]);

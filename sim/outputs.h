@@ -22,7 +22,7 @@ struct fio_logs *fio_logs_new(const char *suffix);
  * its issue; @off is its offset in its file.
  */
 void fio_log_io(struct fio_logs *l, size_t job, const struct job_spec *spec,
-		uint64_t t, uint64_t lat, int dir, uint64_t bytes, uint64_t off);
+		uint64_t t, uint64_t lat, int dir, uint64_t bytes, uint64_t off, unsigned ioprio);
 /*
  * Write the files (each whole, or none of them) and free @l; 0, or -1
  * with a reason in @err.

@@ -205,6 +205,45 @@ static int clean_add(struct sim *s, unsigned fi, uint64_t lo, uint64_t n)
 	return 0;
 }
 
+/*
+ * fio's invalidate (POSIX_FADV_DONTNEED on the job's region, bytes [lo,
+ * hi) of @fi): its whole clean pages are dropped, and the eviction
+ * queue's runs of them shortened or emptied (a run reaching past both
+ * ends keeps its middle). Dirty pages and pages being read or written
+ * stay; Linux starts writeback of the dirty ones, which the flusher here
+ * leaves to its own time.
+ */
+void cache_invalidate(struct sim *s, unsigned fi, uint64_t lo, uint64_t hi)
+{
+	struct sim_file *f = &s->files[fi];
+	uint64_t plo = (lo + PAGE - 1) / PAGE, phi = hi / PAGE, i;
+	size_t k;
+
+	if (!f->pages)
+		return;
+	if (phi > f->npages)
+		phi = f->npages;
+	for (i = plo; i < phi; i++) {
+		if (f->pages[i] == P_CLEAN) {
+			f->pages[i] = P_NONE;
+			s->nr_clean--;
+		}
+	}
+	for (k = 0; k < s->clean_len; k++) {
+		struct clean_run *r = &s->clean[(s->clean_head + k) % s->clean_cap];
+		uint64_t end = r->lo + r->n;
+
+		if (r->file != fi || end <= plo || r->lo >= phi)
+			continue;
+		if (r->lo >= plo && end <= phi)
+			r->n = 0;
+		else if (r->lo >= plo)
+			r->n = end - phi, r->lo = phi;
+		else if (end <= phi)
+			r->n = plo - r->lo;
+	}
+}
+
 /* A read-ahead or writeback request @rq completed: its pages change state. */
 int pages_done(struct sim *s, const struct sim_rq *rq)
 {

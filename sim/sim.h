@@ -52,6 +52,7 @@ struct app_io {
 	uint64_t bytes;
 	unsigned pieces;
 	uint64_t off;		/* in its file, bytes (fio's log_offset) */
+	uint16_t ioprio;	/* fio's ioprio value, class << 13 | level (its logs' prio) */
 };
 
 /* A fio job process. ap first: a request's rq.proc leads back to it. */
@@ -91,6 +92,7 @@ struct sim_proc {
 	bool issuing;		/* inside issue_one: an I/O completing now must not recurse */
 	uint64_t start, end;
 	unsigned inflight;	/* app I/Os outstanding (async engine) */
+	unsigned reap_left;	/* completions before it fills its queue again (iodepth_low) */
 	unsigned since_think, since_fsync;
 	struct app_io *app;	/* iodepth slots */
 	unsigned wait_app;	/* app slot waiting on pages / throttle */
@@ -268,7 +270,8 @@ int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
 void blk_run_queue(struct sim *s);
 void blk_complete(struct sim *s, struct sim_rq *rq);
 bool blk_maybe_requeue(struct sim *s, struct sim_rq *rq);
-struct sim_rq *blk_alloc(struct sim *s);
+struct sim_rq *blk_alloc(struct sim *s, int kind, struct antic_proc *ap, uint64_t sector,
+			 uint64_t nr, bool write, bool sync, u8 prio_class);
 void blk_free(struct sim *s, struct sim_rq *rq);
 void blk_release(struct sim *s);
 
@@ -290,6 +293,7 @@ int readahead(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint6
 int readahead_marker(struct sim *s, struct sim_proc *p, unsigned fi, uint64_t lo, uint64_t hi);
 bool pages_ready(const struct sim_file *f, uint64_t lo, uint64_t hi);
 int pages_done(struct sim *s, const struct sim_rq *rq);
+void cache_invalidate(struct sim *s, unsigned fi, uint64_t lo, uint64_t hi);
 
 /* writeback.c: dirty lists, the flusher, wbt */
 #define WBT_TARGET (75 * ANTIC_NSEC_PER_MSEC)
@@ -315,6 +319,7 @@ bool dirty_throttled_recently(const struct sim *s);
 uint64_t rng_below(uint64_t *s, uint64_t n);
 double rng_exponential(uint64_t *rng);
 /* jobio.c: the (file, offset, length, direction) a job issues next; 0 when done */
+void job_invalidate(struct sim *s, const struct sim_proc *p);
 int job_next_io(struct sim *s, struct sim_proc *p, unsigned *fi,
 		uint64_t *off, uint64_t *len, int *dir);
 struct sim_proc *job_of(struct sim *s, const struct sim_rq *rq);

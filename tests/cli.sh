@@ -60,6 +60,104 @@ refuses "trace named once" 1 "two-devices.disksim:2: device:" replay -q tests/tr
 if [ "$(grep -o two-devices.disksim "$tmp/err" | wc -l)" -eq 1 ]; then ok "the trace's name printed once"
 else ko "the trace's name printed $(grep -o two-devices.disksim "$tmp/err" | wc -l) times: $(cat "$tmp/err")"; fi
 
+# fio options that would change what runs, refused rather than ignored
+# (nothing written: no --output file either)
+job '[a]' 'size=1m' 'rw=randread' 'random_generator=lfsr'
+refuses "random_generator=lfsr" 1 "j.fio:4: fio's random_generator=lfsr is not supported by antic-sim" \
+	-q --output "$tmp/o.json" "$tmp/j.fio"
+[ -e "$tmp/o.json" ] && ko "a refused job file still wrote --output" || ok "a refused job file writes no --output"
+job '[a]' 'size=1m' 'ratemin=1m'
+refuses "ratemin (fio's rate_min)" 1 "j.fio:3: fio's ratemin is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=1m' 'write_hist_log=h'
+refuses "write_hist_log" 1 "j.fio:3: fio's write_hist_log is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=1m' 'rate_iops=50' 'io_submit_mode=offload'
+refuses "io_submit_mode=offload" 1 "j.fio:4: fio's io_submit_mode=offload is not supported by antic-sim" \
+	-q "$tmp/j.fio"
+job '[a]' 'size=1m' 'filename_format=shared.$filenum'
+refuses "filename_format" 1 "j.fio:3: fio's filename_format is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=1m' "write_lat_log=$tmp/a" 'log_unix_epoch=1'
+refuses "log_unix_epoch=1" 1 "j.fio:4: fio's log_unix_epoch is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=4m' 'nrfiles=4' 'openfiles=2'
+refuses "openfiles below nrfiles" 1 "j.fio:1: job 'a': fio's openfiles below the job's 4 files" -q "$tmp/j.fio"
+# and the values that change nothing still run
+job '[a]' 'size=1m' 'rw=randread' 'random_generator=tausworthe64' 'io_submit_mode=inline' \
+	'filename_format=$jobname.$jobnum.$filenum' 'log_unix_epoch=0' 'nrfiles=2' 'openfiles=2'
+if "$sim" -q --scheduler noop "$tmp/j.fio" >/dev/null 2>"$tmp/err"; then ok "their values that change nothing run"
+else ko "a no-op value refused: $(cat "$tmp/err")"; fi
+
+# iodepth_low: a full queue drains to it before it is filled again, so
+# a third of the I/Os go at depths 5-8 (fio's "8" bucket), none without it
+dj() { job '[a]' 'ioengine=libaio' 'direct=1' 'rw=randread' 'size=16m' 'iodepth=16' "$@"; }
+level8() { "$sim" -q --scheduler deadline --output-format json "$tmp/j.fio" |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["iodepth_level"]["8"])'; }
+dj
+l0=$(level8)
+dj 'iodepth_low=4'
+l4=$(level8)
+if python3 -c "import sys; sys.exit(not (float('$l0') < 1 and 30 < float('$l4') < 37))"; then
+	ok "iodepth_low=4 of 16: $l4 % of I/Os at depth 5-8 ($l0 % without)"
+else ko "iodepth_low=4 of 16: $l4 % at depth 5-8, want about 33 ($l0 % without)"; fi
+# iodepth_batch_complete_min: a full queue reaps 8 before it refills,
+# so the depth falls to 8 and the drive sees fewer commands at once
+iops() { "$sim" -q --scheduler deadline --output-format json "$tmp/j.fio" |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["jobs"][0]["read"]["iops"])'; }
+dj
+i0=$(iops)
+dj 'iodepth_batch_complete_min=8'
+i8=$(iops)
+dj 'iodepth_batch_complete=8'
+i8b=$(iops)
+if [ "$i0" != "$i8" ] && [ "$i8" = "$i8b" ]; then ok "iodepth_batch_complete_min=8 (and its alias) changes the run: $i8 IOPS, $i0 without"
+else ko "iodepth_batch_complete_min=8: $i8 IOPS (alias $i8b), $i0 without"; fi
+
+# invalidate (fio's default 1): a job's region leaves the page cache when
+# fio opens its files, at the job's start and each loop; invalidate=0
+# keeps what an earlier job or loop read
+riops() { "$sim" -q --scheduler noop --output-format json "$tmp/j.fio" |
+	python3 -c 'import json, sys; print(" ".join("%.1f" % j["read"]["iops"] for j in json.load(sys.stdin)["jobs"]))'; }
+job '[r1]' 'rw=randread' 'size=8m' 'filename=f' '[r2]' 'stonewall' 'rw=randread' 'size=8m' 'filename=f'
+drop=$(riops)
+job '[r1]' 'rw=randread' 'size=8m' 'filename=f' '[r2]' 'stonewall' 'invalidate=0' 'rw=randread' 'size=8m' 'filename=f'
+keep=$(riops)
+job '[l]' 'rw=randread' 'size=8m' 'loops=2'
+ldrop=$(riops)
+job '[l]' 'rw=randread' 'size=8m' 'loops=2' 'invalidate=0'
+lkeep=$(riops)
+if python3 - "$drop" "$keep" "$ldrop" "$lkeep" <<'PY'
+import sys
+d, k = [list(map(float, a.split())) for a in sys.argv[1:3]]
+ld, lk = float(sys.argv[3]), float(sys.argv[4])
+sys.exit(not (0.8 < d[1] / d[0] < 1.25 and k[1] > 10 * k[0] and lk > 1.5 * ld))
+PY
+then ok "invalidate: a second reader goes to the disk ($drop IOPS), with invalidate=0 to the cache ($keep); loops=2 $ldrop, kept $lkeep"
+else ko "invalidate: second reader $drop IOPS (want alike), invalidate=0 $keep (want the 2nd 10x); loops=2 $ldrop, kept $lkeep"; fi
+
+# directory: fio puts a filename under the directory given before it,
+# so two jobs naming x in two directories have two files; a filename
+# from [global], before the job's directory, is one file they share
+job '[global]' 'rw=write' 'size=1m' '[a]' 'directory=/a' 'filename=x' '[b]' 'directory=/b' 'filename=x'
+"$sim" -q --scheduler noop --write_iolog "$tmp/io.log" "$tmp/j.fio" >/dev/null 2>&1
+two=$(grep -c ' add$' "$tmp/io.log")
+job '[global]' 'rw=write' 'size=1m' 'filename=x' '[a]' 'directory=/a' '[b]' 'directory=/b'
+"$sim" -q --scheduler noop --write_iolog "$tmp/io.log" "$tmp/j.fio" >/dev/null 2>&1
+one=$(grep ' add$' "$tmp/io.log" | tr '\n' ' ')
+if [ "$two" -eq 2 ] && [ "$one" = "0 x add " ]; then ok "directory= before filename= gives each job its file, after it shares x"
+else ko "directory: $two files for /a/x and /b/x (want 2); shared: '$one' (want '0 x add ')"; fi
+
+# an output that cannot be kept: one error, exit 1, the run's writer closed once
+job '[a]' 'size=1m'
+mkdir -p "$tmp/bt/deadline.blktrace.0/x"
+refuses "--write-blktrace onto a directory" 1 "deadline.blktrace.0: Is a directory" \
+	-q --scheduler deadline --write-blktrace "$tmp/bt" "$tmp/j.fio"
+if ls "$tmp/bt" | grep -q tmp; then ko "--write-blktrace left a temporary file: $(ls "$tmp/bt")"
+else ok "--write-blktrace that fails leaves no temporary file"; fi
+
+# a log that cannot be written: one line naming it, exit 1 (with an
+# ASan build as $1, LeakSanitizer's report would make it more lines)
+job '[a]' 'size=1m' "write_lat_log=$tmp/no/such/dir/a"
+refuses "a log that cannot be written" 1 "fio logs: $tmp/no/such/dir/a_lat.1.log: No such file or directory" \
+	-q --scheduler noop "$tmp/j.fio"
+
 # ioscheduler= in a job file: that one scheduler
 job '[a]' 'size=1m' 'ioscheduler=mq-deadline'
 if "$sim" -q "$tmp/j.fio" >"$tmp/out" 2>&1 && [ "$(sed -n 2p "$tmp/out" | awk '{print $NF}')" = deadline ] &&

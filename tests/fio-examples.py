@@ -42,6 +42,11 @@ REASONS = [
     (r"fio's (latency_\w+) is not supported", "latency_target (fio searching for a depth)"),
     (r"fio's (ss\w*|steadystate\w*) is not supported", "steady-state detection (ss)"),
     (r"fio's (exit_what) is not supported", "exit_what"),
+    (r"fio's (ratemin|rate_min|rate_cycle) is not supported", "a minimum rate (ratemin, rate_min)"),
+    (r"fio's io_submit_mode=(offload) is not supported",
+     "io_submit_mode=offload (submitting on a schedule, not after completions)"),
+    (r"fio's random_generator=(lfsr) is not supported", "random_generator=lfsr"),
+    (r"fio's (filename_format) is not supported", "filename_format other than fio's default"),
 ]
 
 

@@ -1430,8 +1430,9 @@ static void test_class_aging(void)
 
 /*
  * While a real-time request is at the drive no other class's is sent: a
- * drive that queues would serve it behind them (at depth 32, a player
- * beside ten streams took 16.6 s instead of 0.51 in antic-sim).
+ * drive that queues chooses among the commands it holds, and could serve
+ * the real-time one behind all the others. A requeued real-time request
+ * gives the drive back as a completed one does.
  */
 static void test_class_rt_has_drive_alone(void)
 {
@@ -1467,9 +1468,9 @@ static void test_class_rt_has_drive_alone(void)
 /*
  * The idle gate's timer names a time that can open it: not the grace's
  * end while a best-effort request is still at the drive past it, nor
- * while a wait longer than the grace holds the disk (a time already
- * past that opens nothing: the kernel's hrtimer re-fired at once, for
- * ever; a review found both).
+ * while a wait longer than the grace holds the disk. A time already past
+ * that opens nothing would have a timer armed for it fire at once, again
+ * and again.
  */
 static void test_class_idle_gate_time(void)
 {
@@ -1551,7 +1552,7 @@ static void test_class_queues(void)
  * wait with a timer, and has_work saying no).
  */
 #define CHAOS_PROCS 6
-/* ---- the depth-32 rules (issue 15) ---- */
+/* ---- the rules for a drive that queues (docs/design.md, NCQ depth 32) ---- */
 
 /*
  * A read batch that has run once, with its time counted from 10 ms: the
@@ -2608,8 +2609,8 @@ static void test_newcomer_outrank_again(void)
 }
 
 /*
- * The review's plug cases: the newcomer's own async writes at the drive
- * are not others' reads; a newcomer that exits is forgotten, and its
+ * The newcomer plug at its edges: the newcomer's own async writes at the
+ * drive are not others' reads; a newcomer that exits is forgotten, and its
  * read requeued after that does not make it one again (the host frees
  * its record); at depth 1 (a drive never seen to queue) it does nothing.
  */
@@ -2674,8 +2675,8 @@ static void test_newcomer_plug_edges(void)
 }
 
 /*
- * The review's cases: a burst turning large takes back its members'
- * queued reads; two large bursts close together are both remembered; a
+ * Newcomer favour at its edges: a burst turning large takes back its
+ * members' queued reads; two large bursts close together are both remembered; a
  * newcomer's sync write is no read; off, queued newcomer reads lose
  * their turn; a merge keeps it.
  */
@@ -3344,9 +3345,9 @@ static void test_far_seeker_yields(void)
  * Newcomer P's read and P's buffered write at the drive (the write left
  * from the write batch: rule 2 lets reads start beside K writes), Q's
  * read queued: the wait on P's read ends its WAIT_REQ when P's last
- * request completes, whichever class. Before, only a sync completion
- * could: the write done last left Q's read queued, nothing at the
- * drive and no timer (the review found it).
+ * request completes, whichever class. Were only a sync completion to end
+ * it, the write completing last would leave Q's read queued with nothing
+ * at the drive and no timer.
  */
 static void test_wait_req_ends_on_any_completion(void)
 {
