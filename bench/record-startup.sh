@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 C
-	gcc-12 -O2 -M "$root/cc/prog.c" | tr ' \\' '\n\n' | grep '^/usr/' | sort -u | while read -r h; do
+	gcc-12 -O2 -M "$root/cc/prog.c" | sed 's/ \\$//' | tr ' ' '\n' | grep '^/usr/' | sort -u | while read -r h; do
 		mkdir -p "$root$(dirname "$h")"
 		cp -L "$h" "$root$h"
 	done
@@ -156,7 +156,7 @@ C
 		mkdir -p "$root$(dirname "$d")"
 		cp -a "$d" "$root$(dirname "$d")/"
 	done
-	for so in $(find "$root/usr/lib/x86_64-linux-gnu" -path '*perl*' -name '*.so'); do copy_libs "$so"; done
+	find "$root/usr/lib/x86_64-linux-gnu" -path '*perl*' -name '*.so' | while read -r so; do copy_libs "$so"; done
 	# vim and its runtime files
 	copy_prog /usr/bin/vim.basic
 	mkdir -p "$root/usr/share" "$root/etc"
