@@ -11,6 +11,17 @@ mkdir -p /img
 mount -t ext4 -o ro,noatime /dev/vda /img || { echo "vm: cannot mount the image"; poweroff -f; }
 mount -t devtmpfs dev /img/dev
 mount -t proc proc /img/proc
+# what the programs write (gcc's object and temporary files) goes to memory
+mount -t tmpfs tmp /img/tmp
+# inside the image the programs are under /usr/bin (gcc looks for as there)
+export PATH=/usr/bin:/bin:/sbin
+# the CPU is never idle: on the instruction clock (sleep=off) an idle
+# guest's clock jumps to its next timer, so a program's wait for the disk
+# would last until some timer (seconds, at times) and shift every later
+# process's start; with this spinner in the idle class, which yields to
+# any other task at once, a wait lasts the instructions the spinner ran
+# while the host served the read
+chrt -i 0 /bin/busybox sh -c 'while :; do :; done' &
 now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # record NAME COMMAND...: COMMAND run in the image, cold, under blktrace
@@ -24,18 +35,26 @@ record() {
 	bt=$!
 	sleep 2	# blktrace's relay buffers set up before the first request
 	t0=$(now_ms)
-	HOME=/ chroot /img "$@" > /tmp/out 2>&1
+	HOME=/ TMPDIR=/tmp chroot /img "$@" > /tmp/out 2>&1
 	rc=$?
 	t1=$(now_ms)
 	sleep 1
 	kill -INT $bt
 	wait $bt
 	echo "STARTUP $name $((t1 - t0)) ms, exit $rc, output: $(tail -n 1 /tmp/out)"
+	[ $rc = 0 ] || sed "s/^/OUTPUT $name /" /tmp/out | tail -n 20
 	blkparse -i "$name" -D /tmp/bt 2>/dev/null | awk -v n="$name" '$6 == "Q" || $6 == "C" { print "TRACE " n " " $0 }'
 	rm -rf /tmp/bt
 }
 
 record python /usr/bin/python3.11 -c 'import asyncio, argparse, csv, decimal, email.mime.multipart, http.client, json, logging.handlers, unittest, urllib.request, xml.etree.ElementTree, zipfile, tarfile, sqlite3, ssl; print("imported")'
 record git /usr/bin/git -C /src status
+record gcc /usr/bin/gcc-12 -O2 -c -o /tmp/prog.o /cc/prog.c
+record perl /usr/bin/perl -MPOSIX -MData::Dumper -MStorable -MFile::Find -MFile::Temp -MGetopt::Long \
+	-MList::Util=sum -MTime::Local -MText::Wrap -MEncode -MIO::Socket -e 'print scalar(keys %INC), " modules\n"'
+record vim /usr/bin/vim.basic -es -N -n -i NONE -c 'syntax on' -c 'e /src/kernel/sched/core.c' \
+	-c 'normal! G' -c 'verbose echo &ft b:current_syntax line(".")' -c 'q!'
+record xz /usr/bin/xz -T2 -tv /data/src.tar.xz
+record grep /usr/bin/find /src/kernel /src/mm /src/block -name '*.[ch]' -exec /usr/bin/grep -l -e rcu_read_lock {} +
 echo RECORD END
 poweroff -f

@@ -108,6 +108,37 @@ def is_startup(workload):
     return workload.startswith("startup-")
 
 
+def read_startup_sets(path=os.path.join(TOP, "bench", "startup", "SETS")):
+    """bench/startup/SETS: "tuning NAME..." and "validation NAME..." lines
+    -> {name: set}. A start-up it does not name counts as validation: no
+    rule was tuned on it."""
+    sets = {}
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            words = line.split("#")[0].split()
+            if not words:
+                continue
+            if words[0] not in STARTUP_SET_NAMES or len(words) < 2:
+                sys.exit("report: %s:%d: set: expected \"tuning NAME...\" or "
+                         "\"validation NAME...\"" % (path, n))
+            for name in words[1:]:
+                if name in sets:
+                    sys.exit("report: %s:%d: name: %s is in two sets" % (path, n, name))
+                sets[name] = words[0]
+    return sets
+
+
+STARTUP_SET_NAMES = ("tuning", "validation")
+STARTUP_SETS = read_startup_sets()
+
+
+def startup_set(workload):
+    """A start-up's set ("tuning" or "validation"); None for a Morton workload."""
+    if not is_startup(workload):
+        return None
+    return STARTUP_SETS.get(workload[len("startup-"):], "validation")
+
+
 # ---- the guest's log
 
 class Log:
@@ -899,9 +930,12 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
         rows = [(w, l) for w, l in workloads if any((disk, depth, w, l, s) in cells for s in scheds)]
         if not rows:
             continue
-        for part, title in ((False, "time in s (random-vs-write: read p50 ms)"),
-                            (True, "start-up time in s under each background load")):
-            part_rows = [(w, l) for w, l in rows if is_startup(w) == part]
+        for part, title in ((None, "time in s (random-vs-write: read p50 ms)"),
+                            ("tuning", "start-up time in s under each background load, "
+                             "tuning set (the rules were chosen on these)"),
+                            ("validation", "start-up time in s under each background load, "
+                             "validation set (no rule cites these)")):
+            part_rows = [(w, l) for w, l in rows if startup_set(w) == part]
             if not part_rows:
                 continue
             txt.append("")
@@ -959,6 +993,7 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                                           else round(verdicts[rv][0], 3),
                                           "verdict": verdicts[rv][1]} for rv in RIVALS}
                     if part:
+                        rec["set"] = part
                         bgs = c.background()
                         if bgs:
                             rec["background"] = {
@@ -1244,19 +1279,20 @@ def readme_section(docs):
                                                                        for r in res}))))
         out.append("```")
         for disk in d["disks"]:
-            for part in (False, True):
+            for part in (None, "tuning", "validation"):
                 rows = []
                 for r in res:
                     if (r["disk"], r["depth"]) == (disk["disk"], disk["depth"]) and \
-                            is_startup(r["workload"]) == part and (r["workload"], r["load"]) not in rows:
+                            startup_set(r["workload"]) == part and (r["workload"], r["load"]) not in rows:
                         rows.append((r["workload"], r["load"]))
                 if not rows:
                     continue
                 idle = [r["idle_pct"] for r in res if (r["disk"], r["depth"]) == (disk["disk"], disk["depth"])
-                        and is_startup(r["workload"]) == part and r.get("idle_pct") is not None]
+                        and startup_set(r["workload"]) == part and r.get("idle_pct") is not None]
                 # a guest whose CPU was never idle measured the emulator, not the disk
                 out.append("%s, depth %d%s%s:" % (
-                    disk["disk"], disk["depth"], ", start-up time (s) under load" if part else "",
+                    disk["disk"], disk["depth"],
+                    ", start-up time (s) under load, %s set" % part if part else "",
                     " (guest CPU idle %.0f %% of the time, median over the cells; %.0f-%.0f)"
                     % (statistics.median(idle), min(idle), max(idle)) if idle else ""))
                 out.append("%-26s" % "" + "".join(" %27s" % s for s in scheds) +

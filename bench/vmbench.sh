@@ -17,18 +17,23 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # read, "~T", or reported as the bound ">T" where it cannot be); the
 # compile jobs get CAPC: their think time is about 45 s, and fio first stats
 # every file (an inode pass) before it reads them; a start-up gets CAPS.
-# The full run must fit 90 minutes for two kernels on a 2-core machine, so
-# it is shrunk where the shape survives: the Morton workloads whose answer
+# The full run was made to fit 90 minutes for two kernels on a 2-core
+# machine with the tuning start-ups alone, so it is shrunk where the
+# shape survives: the Morton workloads whose answer
 # is one number each (six-trees, ten-streams and the compiles, whose think
 # time alone is 45 s a run, are left to WORKLOADS=), kyber left to SCHEDS=
 # (neither ratio the report judges needs it), a 10 s cap for Morton's runs
 # and the start-ups alike (each workload shows its ordering well before; a
-# longer run is drawn as stopped), a 2 s warm-up, and the start-ups
-# replayed at a tenth of their recorded think time (TSCALE: they were
-# recorded under TCG, whose CPU is about ten times slower than the host's,
-# so a tenth is the think time of a real CPU, and the disk's share, which
-# the schedulers decide, is what remains). Even so, every run to its cap
-# would take over an hour a kernel, so a full run of several kernels boots
+# longer run is drawn as stopped) and a 2 s warm-up. The start-ups
+# (bench/startup/SETS: all of them by default, tuning set first) replay
+# their think times as recorded (TSCALE=1: they were recorded on the
+# instruction clock, 1 ns a guest instruction; TSCALE scales them). Each
+# start-up costs a run per load, scheduler and repetition, up to CAPS
+# each: the seven recorded, under five loads, four schedulers and three
+# repetitions, are 420 runs, up to 105 minutes a kernel where python and
+# git alone took 30 (STARTUPS="python git": the tuning set alone). Every
+# run to its cap would take well over an hour a kernel, so a full run of
+# several kernels boots
 # them side by side (PARALLEL=1, one guest CPU each; the report's idle
 # column shows whether a guest's CPU ran short) unless PARALLEL=0.
 # DISKS, CAP, CAPC, CAPS, REPS, WORKLOADS, STARTUPS, LOADS, SCHEDS, WARM,
@@ -65,6 +70,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # the report gives the wall time a run costs. REPORT_ARGS go to
 # bench/report.py: --null JSON (a null A/B's report: the verdicts' margin),
 # --margin PCT, --ab A:B (a table of scheduler B against A).
+# every recorded start-up, the tuning set first (bench/startup/SETS)
+startups_all=$(awk '$1 == "tuning" || $1 == "validation" { $1 = ""; print }' "$top/bench/startup/SETS" | xargs)
+[ -n "$startups_all" ] || { echo "vmbench: bench/startup/SETS names no start-up" >&2; exit 1; }
 if [ "$QUICK" = 1 ]; then
 	# its bound is under 10 minutes (a run with python too and 10 s caps
 	# took 13.5 minutes on a machine shared with four other VMs)
@@ -79,10 +87,10 @@ else
 	DISKS=${DISKS-"st2000dm006:32 ide2003:1"} TREES=6
 	COSTREPS=${COSTREPS:-2}
 	WORKLOADS=${WORKLOADS:-"write-vs-read write-vs-tree read-vs-tree read-vs-fsync random-vs-write"}
-	STARTUPS=${STARTUPS-"python git"} LOADS=${LOADS:-"none 10r-seq 5r5w-seq 10r-rand 5r5w-rand"}
+	STARTUPS=${STARTUPS-$startups_all} LOADS=${LOADS:-"none 10r-seq 5r5w-seq 10r-rand 5r5w-rand"}
 	SCHEDS=${SCHEDS:-"none mq-deadline bfq anticipatory"}
 fi
-WARM=${WARM:-2} TSCALE=${TSCALE:-0.1}
+WARM=${WARM:-2} TSCALE=${TSCALE:-1}
 if [ "${REALTIME:-0}" = 1 ]; then
 	unset VM_ICOUNT
 	FRESH=${FRESH:-0} WB_MB=${WB_MB:-0} SEED=${SEED:-}

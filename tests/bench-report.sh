@@ -147,6 +147,35 @@ check "repetitions' table as expected" diff -u $dir/expected2.txt "$out/g.txt"
 printf '# t\n\n%s\nold\n%s\ntail\n' "$(sed -n 's/^START_MARK = "\(.*\)"$/\1/p' bench/report.py)" \
 	"$(sed -n 's/^END_MARK = "\(.*\)"$/\1/p' bench/report.py)" > "$out/README.md"
 check "README section written" python3 bench/report.py --readme "$out/README.md" "$out/g.json"
+# a validation program (bench/startup/SETS) beside a tuning one: each set
+# in a table of its own, titled so, in the tables, the JSON and README
+awk '{ print } ($1 == "RES" || $1 == "SREPLAY" || $1 == "FIO") && $3 ~ /^startup-git@/ {
+	sub(/startup-git@/, "startup-gcc@"); print }' $dir/guest2.log > "$out/sets.log"
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/sets.log" "$out/sets" > /dev/null 2> "$out/sets.err" &&
+	printf '# t\n\n%s\nold\n%s\n' "$(sed -n 's/^START_MARK = "\(.*\)"$/\1/p' bench/report.py)" \
+		"$(sed -n 's/^END_MARK = "\(.*\)"$/\1/p' bench/report.py)" > "$out/sets.md" &&
+	python3 bench/report.py --readme "$out/sets.md" "$out/sets.json" 2>> "$out/sets.err" &&
+	python3 - "$out/sets.txt" "$out/sets.json" "$out/sets.md" <<'PY'
+import json, re, sys
+txt = open(sys.argv[1]).read()
+tables = {}
+for part in re.split(r"\n(?===)", txt):
+    m = re.search(r"under each background load, (tuning|validation) set", part.splitlines()[0])
+    if m:
+        tables[m.group(1)] = [l.split()[0] for l in part.splitlines()[3:] if l.startswith("startup-")]
+sets = {(r["workload"], r["set"]) for r in json.load(open(sys.argv[2]))["results"] if "set" in r}
+md = open(sys.argv[3]).read()
+mt, mv = md.find("under load, tuning set"), md.find("under load, validation set")
+ok = (set(tables.get("tuning", [])) == {"startup-git"} and set(tables.get("validation", [])) == {"startup-gcc"}
+      and sets == {("startup-git", "tuning"), ("startup-gcc", "validation")}
+      and 0 <= mt < mv and "startup-gcc" not in md[mt:mv] and "startup-gcc" in md[mv:])
+sys.exit(0 if ok else 1)
+PY
+then
+	ok "start-ups: the tuning and the validation set in tables of their own"
+else
+	cat "$out/sets.err"; ko "start-ups: the tuning and the validation set in tables of their own"
+fi
 ANTIC_SIM=$dir/fake-sim.sh python3 - "$out/g.json" "$out/README.md" "$out" > "$out/json2" 2>&1 <<'PY'
 import json, sys
 sys.path.insert(0, "bench")

@@ -139,7 +139,10 @@ else
 	cat "$out/far.err"; ko "antic-sim replay --offset past the disk's end is refused"
 fi
 # python's start-up under anticipatory beside a load in antic-sim (JOBS
-# empty: alone): OUT JOBS START DISK DEPTH READ_AHEAD_KB [--set ...]
+# empty: alone): OUT JOBS START DISK DEPTH READ_AHEAD_KB [--set ...].
+# The figures in the comments below are of the earlier recording of
+# python (real-time clock, replayed at a tenth); each check prints what
+# the current fixture gives.
 python_beside() {
 	o=$1 jobs=$2 start=$3 d=$4 q=$5 ra=$6
 	shift 6
