@@ -61,6 +61,15 @@ MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tr
 EXAMPLE = {"six-trees": "six-tree-readers"}
 # the metric of this workload is its readers' median latency in ms, not a time
 LATENCY_WORKLOAD = "random-vs-write"
+# the fairness workloads' figure: the random reader's mean completion
+# latency in ms (its IOPS is its depth over that, so lower is better, as
+# for a time); each run is time-based, its length the cap
+def is_fair(workload):
+    return workload in ("fair-aio", "fair-psync")
+
+
+def latency_ms(workload):
+    return workload == LATENCY_WORKLOAD or is_fair(workload)
 # the simulator's error targets (issue 17): the measured I/O straight to
 # the raw device (the start-ups, the random readers), else through ext4
 # and the page cache
@@ -429,6 +438,12 @@ class Cell:
                 return self.sreplay[rep]["time_ms"] / 1000, "done"
             return (el, "bound") if run["capped"] else (None, "error")
         measured = self.docs.get(rep, {}).get("measured")
+        if is_fair(self.workload):
+            if not measured:
+                return None, "error"
+            r = [j["read"] for j in measured["jobs"] if j["jobname"] == "reader"]
+            mean = r[0].get("clat_ns", {}).get("mean") if r and r[0]["total_ios"] else None
+            return (mean / 1e6, "done") if mean is not None else (None, "error")
         if self.workload == LATENCY_WORKLOAD:  # time-based: its cap is its length
             if not measured:
                 return None, "error"
@@ -930,7 +945,7 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
         rows = [(w, l) for w, l in workloads if any((disk, depth, w, l, s) in cells for s in scheds)]
         if not rows:
             continue
-        for part, title in ((None, "time in s (random-vs-write: read p50 ms)"),
+        for part, title in ((None, "time in s (random-vs-write: read p50 ms; fair-*: the reader's mean latency, ms)"),
                             ("tuning", "start-up time in s under each background load, "
                              "tuning set (the rules were chosen on these)"),
                             ("validation", "start-up time in s under each background load, "
@@ -979,7 +994,7 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                     pred = simt.get(k, {})
                     rec = {"workload": w, "load": l, "disk": disk, "depth": depth,
                            "scheduler": s, "kernel": log.kver,
-                           "unit": "ms" if w == LATENCY_WORKLOAD else "s",
+                           "unit": "ms" if latency_ms(w) else "s",
                            "repetitions": sm["repetitions"], "median": sm["median"],
                            "min": sm["min"], "max": sm["max"], "capped": sm["capped"],
                            "median_kind": sm["kind"],
