@@ -48,8 +48,6 @@ const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES] = {
 	/* ms, as mq-deadline's; 0 turns aging off (a lower class may starve) */
 	{ "prio_aging_expire", offsetof(struct as_tunables, prio_aging_expire),
 	  0, 600000, MS },
-	/* ms; 0 turns it off: the elevator alone orders sync requests */
-	{ "fair_slice", offsetof(struct as_tunables, fair_slice), 0, 60000, MS },
 };
 #undef MS
 
@@ -79,12 +77,10 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "waits ended because the drive gave the process's request back"),
 	AS_CNT("ended_class", antic_end[AS_END_CLASS],
 	       "waits ended by a request of a higher I/O priority class"),
-	AS_CNT("ended_slice", antic_end[AS_END_SLICE],
-	       "waits ended: the process held the disk a fair_slice while another's request waited"),
 	/*
-	 * break_reason() never gives deadline or slice for a wait not yet
-	 * started (an expired FIFO and a slice's end are served before
-	 * anticipation is considered): those slots stay 0 and are not shown.
+	 * break_reason() never gives deadline for a wait not yet started
+	 * (an expired FIFO is served before anticipation is considered):
+	 * that slot stays 0 and is not shown.
 	 */
 	AS_CNT("declined_own", antic_declined[AS_END_OWN],
 	       "waits not started: the process's next request was queued"),
@@ -155,8 +151,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "idle class requests dispatched"),
 	AS_CNT("aged_dispatched", aged_dispatched,
 	       "requests of a lower class sent first, past prio_aging_expire"),
-	AS_CNT("slice_yields", slice_yields,
-	       "another process's sync request sent once one process held the disk a fair_slice"),
+	AS_CNT("direct_writes", direct_writes,
+	       "O_DIRECT writes dispatched (no wait follows them, none is sent early)"),
 };
 #undef AS_CNT
 
@@ -194,7 +190,6 @@ void as_default_tunables(struct as_tunables *t, bool rotational)
 	t->newcomer_plug = 2;
 	t->start_read_expire = 1000 * ANTIC_NSEC_PER_MSEC;
 	t->prio_aging_expire = 10000 * ANTIC_NSEC_PER_MSEC;	/* mq-deadline's */
-	t->fair_slice = 0;
 	as_fit_device(t, rotational);
 }
 
@@ -767,7 +762,11 @@ static void tune_write_k(struct as_sched *as, const struct antic_rq *rq,
 
 /*
  * Rule 3: the oldest sync write of a process other than P (the one being
- * served) that has waited sync_write_expire, or NULL. Only while the
+ * served) that has waited sync_write_expire, or NULL: writeback that a
+ * process waits on (an fsync, a journal commit). Not an O_DIRECT write:
+ * its writer sends one after another, and each sent early would take
+ * the disk from P every sync_write_expire for as long as the writer
+ * writes. Only while the
  * disk would stay with P (@next, the elevator's choice, is P's, or there
  * is none and P may be waited on), and at most once per
  * sync_write_expire: once served, the elevator carries on from that
@@ -793,7 +792,7 @@ static struct antic_rq *overdue_sync_write(const struct as_sched *as,
 	for (n = 0; rq && n < AS_SYNC_WRITE_LOOK; n++, rq = rq->fifo_next) {
 		if (rq->add_time + as->tun.sync_write_expire > now)
 			return NULL;
-		if (rq->write && rq->proc != as->antic_proc)
+		if (rq->write && !rq->direct && rq->proc != as->antic_proc)
 			return rq;
 	}
 	return NULL;
@@ -928,7 +927,6 @@ static void class_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 		if (rq->sync)
 			update_history(as, rq->proc, rq, now);
 		rq->proc->nr_queued++;
-		rq->proc->nr_sync_queued += dir == ANTIC_SYNC;
 	}
 	if (rq->prio_class == ANTIC_CLASS_IDLE)
 		return;
@@ -976,7 +974,6 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 				start_note(as, rq->proc, now);
 		}
 		rq->proc->nr_queued++;
-		rq->proc->nr_sync_queued += dir == ANTIC_SYNC;
 	}
 	/* a kept write batch has one to send, or may end for this read */
 	if (dir == ANTIC_ASYNC || (rq->newcomer && newcomer_starts(as, now)))
@@ -1357,8 +1354,6 @@ static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
-		if (dir == ANTIC_SYNC)
-			ANTIC_DEC(rq->proc->nr_sync_queued);
 		rq->proc->nr_in_flight++;
 		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
@@ -1370,9 +1365,16 @@ static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
 	rq->loaded = as->in_flight[ANTIC_ASYNC] > 0;
 	as->in_flight[dir]++;
 	as->cnt.dispatched[dir]++;
-	/* in case we anticipate after this one: a sync request of a class that idles */
-	as->antic_proc = dir == ANTIC_SYNC &&
+	/*
+	 * In case we anticipate after this one: a sync request of a class
+	 * that idles, not an O_DIRECT write. Its writer sends the next at
+	 * once, sorted with everyone's reads: a wait for it would hold
+	 * each reader's request behind the writer's stream until the FIFO
+	 * expires.
+	 */
+	as->antic_proc = dir == ANTIC_SYNC && !rq->direct &&
 			 rq->prio_class != ANTIC_CLASS_IDLE ? rq->proc : NULL;
+	as->cnt.direct_writes += rq->direct;
 	as->antic_rq_done = false;
 	as->antic_class = rq->prio_class;
 	if (rq->prio_class == ANTIC_CLASS_IDLE) {
@@ -1403,66 +1405,9 @@ static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
 	if (!as->served_started)
 		share_charge(as, now);	/* the share rule's clock starts */
 	as->holding = false;
-	if (rq->queue == ANTIC_SYNC && rq->proc != as->slice_proc) {
-		/* the host frees an exited process once its requests are done */
-		as->slice_proc = rq->proc && !rq->proc->exited ? rq->proc : NULL;
-		as->slice_start = now;
-	}
 	to_drive(as, rq, now);
 	if (rq->queue == ANTIC_ASYNC && as->current_write_count)
 		ANTIC_DEC(as->current_write_count);
-}
-
-/*
- * The fair share: once the process whose sync requests have had the disk
- * since slice_start has held it fair_slice while another process's sync
- * request waits, the oldest such request goes next (and its process
- * holds the disk from then). Nobody else waiting, the slice starts over:
- * the walk past the holder's own requests is made once a slice.
- */
-static struct antic_rq *slice_yield(struct as_sched *as, u64 now)
-{
-	const struct antic_proc *p = as->slice_proc;
-	struct antic_rq *rq;
-
-	if (!as->tun.fair_slice || !p ||
-	    now < as->slice_start + as->tun.fair_slice ||
-	    favoured(as, p, now))
-		return NULL;
-	for (rq = as->q[ANTIC_SYNC].fifo_head; rq; rq = rq->fifo_next)
-		if (rq->proc != p)
-			return rq;
-	as->slice_start = now;
-	return NULL;
-}
-
-/*
- * While the slice lasts, its holder's nearest sync request goes before
- * another process's nearer one: looked for among the AS_SYNC_WRITE_LOOK
- * requests from the elevator's choice on in sector order, then as many
- * from the lowest (the elevator's wrap). Not found so near, the
- * elevator's choice stands.
- */
-static struct antic_rq *slice_next(const struct as_sched *as,
-				   struct antic_rq *rq)
-{
-	const struct antic_proc *p = as->slice_proc;
-	const struct antic_queue *q = &as->q[ANTIC_SYNC];
-	struct antic_rq *r;
-	int n;
-
-	if (!as->tun.fair_slice || !p || !rq || rq->proc == p ||
-	    !p->nr_sync_queued || as->new_queued)
-		return rq;
-	for (r = rq, n = 0; r && n < AS_SYNC_WRITE_LOOK;
-	     r = antic_queue_next(q, r), n++)
-		if (r->proc == p)
-			return r;
-	for (r = antic_queue_first(q), n = 0; r && r != rq && n < AS_SYNC_WRITE_LOOK;
-	     r = antic_queue_next(q, r), n++)
-		if (r->proc == p)
-			return r;
-	return rq;
 }
 
 /* as_dispatch with something queued */
@@ -1490,8 +1435,6 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 
 	if (!(reads && writes && batch_expired(as, now))) {
 		rq = elevator_next(as, dir);
-		if (dir == ANTIC_SYNC)
-			rq = slice_next(as, rq);
 		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
 			struct antic_rq *old = check_fifo(as, ANTIC_SYNC, now);
 
@@ -1499,17 +1442,6 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 				if (waiting(as))
 					end_wait(as, AS_END_DEADLINE);
 				rq = old;
-				goto dispatch;
-			}
-		}
-		if (dir == ANTIC_SYNC) {
-			struct antic_rq *y = slice_yield(as, now);
-
-			if (y) {
-				if (waiting(as))
-					end_wait(as, AS_END_SLICE);
-				as->cnt.slice_yields++;
-				rq = y;
 				goto dispatch;
 			}
 		}
@@ -1782,7 +1714,6 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	if (p == as->antic_proc && p->exited && !p->nr_in_flight) {
 		as->ghost = *p;
 		as->ghost.nr_queued = 0;
-		as->ghost.nr_sync_queued = 0;
 		as->antic_proc = &as->ghost;
 		p = &as->ghost;
 	}
@@ -1853,14 +1784,11 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 		as->newcomer = NULL;	/* the host frees p after this */
 		as->plugged = false;
 	}
-	if (as->slice_proc == p)
-		as->slice_proc = NULL;	/* the host frees p after this */
 	if (as->antic_proc != p)
 		return;
 	/* the host frees p after this: keep what the wait still needs */
 	as->ghost = *p;
 	as->ghost.nr_queued = 0;
-	as->ghost.nr_sync_queued = 0;
 	as->ghost.nr_in_flight = 0;
 	as->ghost.nr_sync_in_flight = 0;
 	as->antic_proc = &as->ghost;
@@ -1885,11 +1813,8 @@ void as_remove(struct as_sched *as, struct antic_rq *rq)
 	antic_queue_del(home(as, rq), rq);
 	if (rq->newcomer)
 		ANTIC_DEC(as->new_queued);
-	if (rq->proc) {
+	if (rq->proc)
 		ANTIC_DEC(rq->proc->nr_queued);
-		if (rq->queue == ANTIC_SYNC)
-			ANTIC_DEC(rq->proc->nr_sync_queued);
-	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DONE);
 }
 

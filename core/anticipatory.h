@@ -112,12 +112,6 @@ struct as_tunables {
 	 * waited this long goes before the higher classes' (0: never).
 	 */
 	u64 prio_aging_expire;
-	/*
-	 * The fair share (ns, 0 for off): the longest a process holds the
-	 * disk for its sync requests while another process's sync request
-	 * waits; then the oldest of those goes next.
-	 */
-	u64 fair_slice;
 };
 
 /*
@@ -133,7 +127,7 @@ struct as_tunable_desc {
 	u32 scale;		/* the field's value per unit: ns per ms, or 1 */
 };
 
-#define AS_NR_TUNABLES 14
+#define AS_NR_TUNABLES 13
 extern const struct as_tunable_desc as_tunable_descs[AS_NR_TUNABLES];
 /* The entry named @name, or NULL. */
 const struct as_tunable_desc *as_tunable_find(const char *name);
@@ -158,7 +152,6 @@ enum as_antic_end {
 	AS_END_FAR,		/* P seeks far; another read may share the drive */
 	AS_END_REQUEUE,		/* P's request at the drive was given back */
 	AS_END_CLASS,		/* a request of a higher class than P's came */
-	AS_END_SLICE,		/* P had its fair_slice while another waited */
 	AS_END_NR,
 };
 
@@ -195,7 +188,7 @@ struct as_counters {
 	u64 rt_dispatched;	/* real-time class requests sent */
 	u64 idle_dispatched;	/* idle class requests sent */
 	u64 aged_dispatched;	/* sent before a higher class: prio_aging_expire */
-	u64 slice_yields;	/* another's request sent at the end of a fair_slice */
+	u64 direct_writes;	/* O_DIRECT writes dispatched */
 };
 
 /*
@@ -209,7 +202,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 53
+#define AS_NR_COUNTERS 52
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -327,14 +320,6 @@ struct as_sched {
 	u32 idle_in_flight;	/* idle-class requests at the drive */
 	u64 other_busy;
 	bool idle_open;
-
-	/*
-	 * The fair share: the process whose sync requests have had the disk
-	 * since slice_start (ns) with no other process's sync request sent
-	 * between; NULL for none, or once it exited.
-	 */
-	const struct antic_proc *slice_proc;
-	u64 slice_start;
 
 	struct as_counters cnt;
 };

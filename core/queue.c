@@ -178,25 +178,6 @@ struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector)
 	return best;
 }
 
-struct antic_rq *antic_queue_next(const struct antic_queue *q,
-				 const struct antic_rq *rq)
-{
-	const struct antic_node *n = q->root;
-	struct antic_rq *best = NULL;
-
-	while (n) {
-		struct antic_rq *r = node_rq(n);
-
-		if (key_less(rq, r)) {
-			best = r;
-			n = n->left;
-		} else {
-			n = n->right;
-		}
-	}
-	return best;
-}
-
 struct antic_rq *antic_queue_first(const struct antic_queue *q)
 {
 	const struct antic_node *n = q->root;

@@ -33,7 +33,6 @@ struct antic_proc {
 	u32 nr_queued;		/* requests of this process in the scheduler */
 	u32 nr_in_flight;	/* requests of this process at the drive */
 	u32 nr_sync_in_flight;	/* of those, sync requests (the newcomer plug's) */
-	u32 nr_sync_queued;	/* of nr_queued, sync requests (the fair share's) */
 	bool exited;
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
@@ -70,6 +69,12 @@ struct antic_rq {
 	u32 nr_sectors;
 	bool sync;		/* travels with reads in anticipatory */
 	bool write;		/* data direction (what mq-deadline sorts by) */
+	/*
+	 * A write sent with O_DIRECT: sync, and its writer sends the next
+	 * as soon as it completes (Linux: REQ_SYNC | REQ_IDLE, as wbt
+	 * tells them from writeback's sync writes)
+	 */
+	bool direct;
 	u8 prio_class;		/* enum antic_prio_class */
 	struct antic_proc *proc;	/* may be NULL: no process history */
 
@@ -138,9 +143,6 @@ struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector);
 /* Highest-sector request strictly before @sector, or NULL. */
 struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector);
 struct antic_rq *antic_queue_first(const struct antic_queue *q);
-/* The request after @rq (queued in @q) in sector order, or NULL. */
-struct antic_rq *antic_queue_next(const struct antic_queue *q,
-				 const struct antic_rq *rq);
 /* Re-sort a queued request whose start moved (front merge). */
 void antic_queue_resort(struct antic_queue *q, struct antic_rq *rq,
 			u64 new_sector);

@@ -500,6 +500,8 @@ static void asmq_insert_one(struct asmq_data *ad, struct request *rq,
 	krq->arq.nr_sectors = blk_rq_sectors(rq);
 	krq->arq.sync = rq_is_sync(rq);
 	krq->arq.write = rq_data_dir(rq) == WRITE;
+	krq->arq.direct = krq->arq.write &&
+			  (rq->cmd_flags & (REQ_SYNC | REQ_IDLE)) == (REQ_SYNC | REQ_IDLE);
 	krq->arq.prio_class = asmq_class(req_get_ioprio(rq));
 	krq->arq.proc = rq->elv.icq ? &icq_to_aic(rq->elv.icq)->proc : NULL;
 	as_add(&ad->as, &krq->arq, now);
@@ -736,7 +738,6 @@ ASMQ_TUNABLE(newcomer_expire)
 ASMQ_TUNABLE(newcomer_plug)
 ASMQ_TUNABLE(start_read_expire)
 ASMQ_TUNABLE(prio_aging_expire)
-ASMQ_TUNABLE(fair_slice)
 #undef ASMQ_TUNABLE
 
 static ssize_t asmq_est_time_show(struct elevator_queue *e, char *page)
@@ -773,7 +774,6 @@ static struct elv_fs_entry asmq_attrs[] = {
 	ASMQ_ATTR_RW(newcomer_plug),
 	ASMQ_ATTR_RW(start_read_expire),
 	ASMQ_ATTR_RW(prio_aging_expire),
-	ASMQ_ATTR_RW(fair_slice),
 	__ATTR(est_time, 0444, asmq_est_time_show, NULL),
 	__ATTR_NULL
 };

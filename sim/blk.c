@@ -52,6 +52,7 @@ struct sim_rq *blk_alloc(struct sim *s, int kind, struct antic_proc *ap, uint64_
 	rq->rq.nr_sectors = (u32)nr;
 	rq->rq.write = write;
 	rq->rq.sync = sync;
+	rq->rq.direct = write && sync && kind == K_DIRECT;
 	rq->rq.proc = ap;
 	rq->rq.prio_class = prio_class;
 	rq->rq.state = ANTIC_RQ_NEW;

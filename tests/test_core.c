@@ -1868,6 +1868,110 @@ static void test_sync_write_bounded_wait(void)
 }
 
 /*
+ * No wait follows an O_DIRECT write. P writes with O_DIRECT, one write at
+ * a time, a stream; Q's read waits far away. After P's write completes
+ * Q's read goes, though P's next write comes 1 ms later. The same P
+ * writing back (an fsync's sync writes) or reading is waited for.
+ */
+static void test_no_wait_after_direct_write(void)
+{
+	int kind;
+
+	for (kind = 0; kind < 3; kind++) {	/* 0 read, 1 writeback, 2 O_DIRECT */
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *pr, *qr, *rq;
+		u64 now = 0, sector = 1000;
+		int i;
+
+		fresh(&as);
+		as.tun.newcomer_expire = 0;	/* Q's read is no newcomer's */
+		as.tun.sync_write_expire = 0;	/* rule 3 has its own tests */
+		antic_proc_init(&p);
+		antic_proc_init(&q);
+		/* P's history: a stream that sends its next as the last completes */
+		for (i = 0; i <= 8; i++, sector += 8, now += 2 * MS) {
+			pr = mk(sector, true, &p);
+			pr->write = kind > 0;
+			pr->direct = kind == 2;
+			as_add(&as, pr, now);
+			if (i == 8) {
+				qr = mk(300000000, true, &q);
+				as_add(&as, qr, now);
+			}
+			CHECK(next(&as, now) == pr);
+			as_complete(&as, pr, now + MS);
+		}
+		now += MS - 2 * MS;
+		rq = next(&as, now);
+		if (kind == 2) {
+			CHECK(rq == qr);
+			CHECK_EQ(as.cnt.antic_started, 0);
+			CHECK_EQ(as.cnt.direct_writes, 9);
+		} else {
+			CHECK(rq == NULL && as.antic_state == AS_ANTIC_WAIT_NEXT);
+			pr = mk(sector, true, &p);
+			pr->write = kind > 0;
+			as_add(&as, pr, now + MS);
+			CHECK(next(&as, now + MS) == pr);
+			CHECK_EQ(as.cnt.direct_writes, 0);
+		}
+		used = 0;
+	}
+}
+
+/*
+ * Rule 3 sends writeback's sync write early, not an O_DIRECT write: beside
+ * a streamer that always has its next request queued, the O_DIRECT write
+ * waits for the FIFO.
+ */
+static void test_direct_write_not_early(void)
+{
+	int direct;
+
+	for (direct = 0; direct <= 1; direct++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *sw, *rq;
+		u64 now, served = 0;
+		u64 sector = 1000;
+		int i;
+
+		fresh(&as);
+		antic_proc_init(&p);
+		antic_proc_init(&q);
+		as_add(&as, mk(sector, true, &p), 0);
+		sector += 8;
+		as_add(&as, mk(sector, true, &p), 0);
+		sector += 8;
+		sw = mk(300000000, true, &q);
+		sw->write = true;
+		sw->direct = direct;
+		as_add(&as, sw, 0);
+		for (i = 0, now = 0; i < 120 && !served; i++) {
+			CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
+			if (rq == sw) {
+				served = now;
+				break;
+			}
+			as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
+			sector += 8;
+			now += 2 * MS;
+			as_complete(&as, rq, now);
+		}
+		CHECK(served > 0);
+		if (direct) {
+			CHECK(served >= as.tun.read_expire);
+			CHECK_EQ(as.cnt.sync_writes_early, 0);
+		} else {
+			CHECK(served <= as.tun.sync_write_expire + 2 * MS);
+			CHECK_EQ(as.cnt.sync_writes_early, 1);
+		}
+		used = 0;
+	}
+}
+
+/*
  * Rule 3 only turns the disk from P: when the elevator already leaves P
  * for another process's request, that one goes first, in sector order.
  */
@@ -3426,6 +3530,8 @@ static void chaos_host(bool classes)
 				rqs[i].nr_sectors = 8 + (u32)((x >> 40) % 256);
 				rqs[i].sync = (x >> 30) % 3 != 0;
 				rqs[i].write = !rqs[i].sync || (x >> 33) % 4 == 0;
+				/* half the sync writes O_DIRECT's, half writeback's */
+				rqs[i].direct = rqs[i].sync && rqs[i].write && (x >> 58) % 2;
 				/* ionice: mostly best effort, some real-time, some idle */
 				if (classes)
 					rqs[i].prio_class =
@@ -3535,7 +3641,6 @@ static void chaos_host(bool classes)
 			t.share_window = (x >> 29) % 3 * 500 * ANTIC_NSEC_PER_MSEC;
 			t.newcomer_expire = (x >> 31) % 3 * 1000 * ANTIC_NSEC_PER_MSEC;
 			t.newcomer_plug = (x >> 33) % 3;
-			t.fair_slice = (x >> 50) % 3 * 50 * ANTIC_NSEC_PER_MSEC;
 			as_set_tunables(&as, &t);
 		}
 		for (i = 0, n = 0, nq = 0, ni = 0; i < 64; i++) {
@@ -3554,8 +3659,7 @@ static void chaos_host(bool classes)
 			if (procs[i].exited && !procs[i].nr_queued &&
 			    !procs[i].nr_in_flight &&
 			    (as.antic_proc == &procs[i] ||
-			     as.start_proc == &procs[i] ||
-			     as.slice_proc == &procs[i]))
+			     as.start_proc == &procs[i]))
 				freed_used++;
 		if (!wait_is_bounded(&as))
 			unbounded++;
@@ -3587,6 +3691,7 @@ static void chaos_host(bool classes)
 	CHECK(as.cnt.newcomer_plugs > 0);
 	/* and newcomers back from a pause yielded to later ones */
 	CHECK(as.cnt.newcomer_yields > 0);
+	CHECK(as.cnt.direct_writes > 0);
 }
 
 static void test_chaos_host(void)
@@ -3650,6 +3755,8 @@ void suite_core(void)
 	RUN(test_write_k_falls_and_rises);
 	RUN(test_sync_write_bounded_wait);
 	RUN(test_sync_write_waits_when_disk_moves_on);
+	RUN(test_no_wait_after_direct_write);
+	RUN(test_direct_write_not_early);
 	RUN(test_share_writes_owed);
 	RUN(test_share_read_batch_cut);
 	RUN(test_share_history_decays);
