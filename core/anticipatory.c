@@ -1100,20 +1100,14 @@ static struct antic_rq *start_fifo_next(const struct as_sched *as,
 }
 
 /*
- * Look at @dir's FIFO, at most once per expire period: the request to
- * serve when its head is past its deadline (while a program starts, maybe
- * another: start_fifo_wait), else NULL. Looking is an action (it is
- * remembered, and an expiry counted), hence not a pure "fifo_expired()".
+ * check_fifo's look, once its period has passed: out of line, so that
+ * the dispatches before then (most of them) make no call.
  */
-static struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
+static ANTIC_NOINLINE struct antic_rq *fifo_look(struct as_sched *as, int dir,
+						 u64 now)
 {
-	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
-					 as->tun.write_expire;
 	struct antic_rq *head = as->q[dir].fifo_head;
 
-	/* looking at the FIFO on every dispatch would defeat the elevator */
-	if (now < as->last_check_fifo[dir] + expire)
-		return NULL;
 	as->last_check_fifo[dir] = now;
 	if (!head || now <= head->fifo_time)
 		return NULL;
@@ -1127,6 +1121,23 @@ static struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
 	}
 	as->cnt.fifo_expired[dir]++;
 	return head;
+}
+
+/*
+ * Look at @dir's FIFO, at most once per expire period: the request to
+ * serve when its head is past its deadline (while a program starts, maybe
+ * another: start_fifo_wait), else NULL. Looking is an action (it is
+ * remembered, and an expiry counted), hence not a pure "fifo_expired()".
+ */
+static inline struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
+{
+	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
+					 as->tun.write_expire;
+
+	/* looking at the FIFO on every dispatch would defeat the elevator */
+	if (now < as->last_check_fifo[dir] + expire)
+		return NULL;
+	return fifo_look(as, dir, now);
 }
 
 static bool batch_expired(const struct as_sched *as, u64 now)
