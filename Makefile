@@ -14,6 +14,10 @@ TEST_SRC := tests/harness.c $(sort $(wildcard tests/test_*.c))
 # crosses files (engine, drive, blk, core); LTO made a closed-loop replay
 # of 10M requests about a sixth faster (1.19 -> 0.99 s of user time)
 LTO := -flto=auto
+# and -O3 for it, after CFLAGS (SIM_OPT= leaves CFLAGS' level): a closed-loop
+# replay ran 5.6 % faster than at -O2 (the mean of builds at three function
+# alignments, each of which was faster), with the same output
+SIM_OPT := -O3
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 BIN := build/antic-sim
@@ -25,7 +29,7 @@ build:
 	mkdir -p build
 
 $(BIN): $(CORE_SRC) $(SIM_SRC) sim/main.c $(wildcard core/*.h sim/*.h) | build
-	$(CC) $(WARN) $(CFLAGS) $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
+	$(CC) $(WARN) $(CFLAGS) $(SIM_OPT) $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) sim/main.c
 
 # the start-up replayer the benchmark VM runs: antic-sim's trace readers
 # and replay rule against a real device
@@ -46,7 +50,7 @@ build/tests-san: $(CORE_SRC) $(SIM_SRC) $(TEST_SRC) $(wildcard core/*.h sim/*.h 
 	$(CC) $(WARN) -O1 -g $(SAN) -o $@ $(CORE_SRC) $(SIM_SRC) $(TEST_SRC)
 
 build/bench: $(CORE_SRC) $(SIM_SRC) tests/bench.c | build
-	$(CC) $(WARN) -O2 $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
+	$(CC) $(WARN) -O2 $(SIM_OPT) $(LTO) -o $@ $(CORE_SRC) $(SIM_SRC) tests/bench.c
 
 # today's disk (NCQ depth 32), then the same disk with NCQ off, as in 2003
 demo: $(BIN)

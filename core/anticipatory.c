@@ -253,6 +253,15 @@ static struct antic_queue *home(struct as_sched *as, const struct antic_rq *rq)
 		       &as->lq[rq->prio_class - 1][rq->queue];
 }
 
+/* @rq leaves its queue (to the drive, or merged away). */
+static inline ANTIC_INLINE void queue_del(struct as_sched *as,
+					  struct antic_rq *rq)
+{
+	antic_queue_del(home(as, rq), rq);
+	if (rq->prio_class != ANTIC_CLASS_BE)
+		ANTIC_DEC(as->lq_queued);
+}
+
 /* One 7/8-decayed fixed-point sample: the statistic every mean here uses. */
 static void decay_sample(u32 *samples, u64 *total, u64 *mean, u64 x)
 {
@@ -922,6 +931,7 @@ static void class_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	antic_queue_admit(&as->lq[rq->prio_class - 1][dir], rq, as->seq++,
 			  now, dir == ANTIC_SYNC ? as->tun.read_expire :
 						   as->tun.write_expire, (u8)dir);
+	as->lq_queued++;
 	rq->newcomer = false;
 	if (rq->proc) {
 		if (rq->sync)
@@ -1006,7 +1016,7 @@ void as_handle_expiry(struct as_sched *as, u64 now)
 		end_wait(as, AS_END_TIMEOUT);
 	else if (wait_req_timed(as) && now > as->batch_expires)
 		end_wait(as, AS_END_DEADLINE);
-	if (class_queued(as, ANTIC_CLASS_IDLE))
+	if (as->lq_queued && class_queued(as, ANTIC_CLASS_IDLE))
 		idle_may_go(as, now);
 }
 
@@ -1087,20 +1097,14 @@ static struct antic_rq *start_fifo_next(const struct as_sched *as,
 }
 
 /*
- * Look at @dir's FIFO, at most once per expire period: the request to
- * serve when its head is past its deadline (while a program starts, maybe
- * another: start_fifo_wait), else NULL. Looking is an action (it is
- * remembered, and an expiry counted), hence not a pure "fifo_expired()".
+ * check_fifo's look, once its period has passed: out of line, so that
+ * the dispatches before then (most of them) make no call.
  */
-static struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
+static ANTIC_NOINLINE struct antic_rq *fifo_look(struct as_sched *as, int dir,
+						 u64 now)
 {
-	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
-					 as->tun.write_expire;
 	struct antic_rq *head = as->q[dir].fifo_head;
 
-	/* looking at the FIFO on every dispatch would defeat the elevator */
-	if (now < as->last_check_fifo[dir] + expire)
-		return NULL;
 	as->last_check_fifo[dir] = now;
 	if (!head || now <= head->fifo_time)
 		return NULL;
@@ -1114,6 +1118,23 @@ static struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
 	}
 	as->cnt.fifo_expired[dir]++;
 	return head;
+}
+
+/*
+ * Look at @dir's FIFO, at most once per expire period: the request to
+ * serve when its head is past its deadline (while a program starts, maybe
+ * another: start_fifo_wait), else NULL. Looking is an action (it is
+ * remembered, and an expiry counted), hence not a pure "fifo_expired()".
+ */
+static inline struct antic_rq *check_fifo(struct as_sched *as, int dir, u64 now)
+{
+	u64 expire = dir == ANTIC_SYNC ? as->tun.read_expire :
+					 as->tun.write_expire;
+
+	/* looking at the FIFO on every dispatch would defeat the elevator */
+	if (now < as->last_check_fifo[dir] + expire)
+		return NULL;
+	return fifo_look(as, dir, now);
 }
 
 static bool batch_expired(const struct as_sched *as, u64 now)
@@ -1346,11 +1367,12 @@ static void start_batch(struct as_sched *as, u64 now)
 }
 
 /* @rq, of any class, leaves its queue for the drive: the counts every class keeps. */
-static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
+static inline ANTIC_INLINE void to_drive(struct as_sched *as,
+					 struct antic_rq *rq, u64 now)
 {
 	int dir = rq->queue;
 
-	antic_queue_del(home(as, rq), rq);
+	queue_del(as, rq);
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
@@ -1397,8 +1419,9 @@ static void to_drive(struct as_sched *as, struct antic_rq *rq, u64 now)
 }
 
 /* A best-effort request to the drive: its class's counts and the batch's. */
-static void move_to_dispatch(struct as_sched *as, struct antic_rq *rq,
-			     u64 now)
+static inline ANTIC_INLINE void move_to_dispatch(struct as_sched *as,
+						 struct antic_rq *rq,
+						 u64 now)
 {
 	if (rq->newcomer)
 		ANTIC_DEC(as->new_queued);
@@ -1645,9 +1668,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 			       struct antic_rq **out)
 {
 	*out = NULL;
-	if (class_queued(as, ANTIC_CLASS_RT) ||
-	    class_queued(as, ANTIC_CLASS_IDLE) ||
-	    (as->rt_in_flight && be_queued(as)))
+	if (as->lq_queued || (as->rt_in_flight && be_queued(as)))
 		return dispatch_classes(as, now, out);
 	/*
 	 * Nothing queued (a host asks after every completion): only a wait
@@ -1810,7 +1831,7 @@ void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 
 void as_remove(struct as_sched *as, struct antic_rq *rq)
 {
-	antic_queue_del(home(as, rq), rq);
+	queue_del(as, rq);
 	if (rq->newcomer)
 		ANTIC_DEC(as->new_queued);
 	if (rq->proc)
@@ -1851,13 +1872,17 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (class_queued(as, ANTIC_CLASS_RT))
+	if (!as->lq_queued && !as->rt_in_flight) {
+		if (!be_queued(as))
+			return false;
+	} else if (class_queued(as, ANTIC_CLASS_RT)) {
 		return !waiting(as);
-	if (as->rt_in_flight)
+	} else if (as->rt_in_flight) {
 		return false;	/* the others wait for the drive: a completion reruns */
-	if (!be_queued(as))
+	} else if (!be_queued(as)) {
 		return class_queued(as, ANTIC_CLASS_IDLE) && as->idle_open &&
 		       !waiting(as);
+	}
 	if (waiting(as) || as->holding || as->plugged)
 		return false;
 	return !(as->changed_batch && !drained(as));
@@ -1877,7 +1902,8 @@ static u64 idle_gate_time(const struct as_sched *as)
 	u64 aging = as->tun.prio_aging_expire, t = 0;
 	int d;
 
-	if (as->idle_open || !class_queued(as, ANTIC_CLASS_IDLE) || waiting(as))
+	if (!as->lq_queued || as->idle_open ||
+	    !class_queued(as, ANTIC_CLASS_IDLE) || waiting(as))
 		return 0;
 	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&
 	    as->nr_dispatched == as->idle_in_flight)

@@ -315,6 +315,11 @@ struct as_sched {
 	 * prio_aging_expire.
 	 */
 	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
+	/*
+	 * Requests in lq (the count of all four): with it and rt_in_flight
+	 * zero, best effort is all there is, a test of two fields.
+	 */
+	u32 lq_queued;
 	u8 antic_class;		/* the class of the request last dispatched */
 	u32 rt_in_flight;	/* real-time requests at the drive: they have it alone */
 	u32 idle_in_flight;	/* idle-class requests at the drive */

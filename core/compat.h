@@ -7,6 +7,10 @@
 #define ANTIC_COMPAT_H
 
 /*
+ * ANTIC_NOINLINE keeps a function out of line (where its caller's stack
+ * frame would grow for it); ANTIC_INLINE, beside static inline, puts one
+ * inline where the compiler would make it a call.
+ *
  * ANTIC_WARN_ON(cond): an invariant of core's, true when broken. In the
  * kernel it is WARN_ON_ONCE; in userspace the host defines antic_warn(),
  * which counts it, so that tests and fuzzers fail on it rather than read
@@ -20,6 +24,7 @@
 
 #define ANTIC_WARN_ON(cond) WARN_ON_ONCE(cond)
 #define ANTIC_NOINLINE noinline
+#define ANTIC_INLINE __always_inline
 
 static inline u64 antic_div64(u64 a, u64 b)
 {
@@ -54,6 +59,7 @@ static inline bool antic_warn_on(bool broken, const char *file, int line,
 
 #define ANTIC_WARN_ON(cond) antic_warn_on(!!(cond), __FILE__, __LINE__, #cond)
 #define ANTIC_NOINLINE __attribute__((noinline))
+#define ANTIC_INLINE __attribute__((always_inline))
 #endif
 
 /* Decrement a count that must not be zero: warn and leave it, not wrap. */

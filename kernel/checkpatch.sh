@@ -23,7 +23,7 @@ out=$(perl "$cp" --no-tree -f --terse --show-types kernel/*.c kernel/*.h core/*.
 printf '%s\n' "$out"
 bad=$(printf '%s\n' "$out" | grep -E ': (ERROR|WARNING):' |
 	grep -v '^kernel/kcompat.h:.*\(LINUX_VERSION_CODE\|CONSTANT_COMPARISON\)' |
-	grep -v '^core/compat.h:[0-9]*: WARNING:PREFER_DEFINED_ATTRIBUTE_MACRO: Prefer noinline over' || true)
+	grep -v '^core/compat.h:[0-9]*: WARNING:PREFER_DEFINED_ATTRIBUTE_MACRO: Prefer \(noinline\|__always_inline\) over' || true)
 if [ -n "$bad" ]; then
 	echo "checkpatch: problems above"
 	exit 1

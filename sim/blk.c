@@ -214,7 +214,9 @@ inline int blk_submit_split(struct sim *s, int kind, struct antic_proc *ap,
  */
 static void blk_arm_timer(struct sim *s)
 {
-	uint64_t wake = s->ops->get_expiry ? s->ops->get_expiry(s->sched) : 0;
+	/* anticipatory's asked directly: this runs after every event */
+	uint64_t wake = s->pol == POL_AS ? as_get_expiry(s->sched) :
+			s->ops->get_expiry ? s->ops->get_expiry(s->sched) : 0;
 
 	if (!wake)
 		return;

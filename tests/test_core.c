@@ -3501,7 +3501,7 @@ static void chaos_host(bool classes)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
-	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni;
+	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni, nl;
 	int refires = 0;
 	bool last_async = false;	/* the last request sent was a write */
 
@@ -3643,13 +3643,14 @@ static void chaos_host(bool classes)
 			t.newcomer_plug = (x >> 33) % 3;
 			as_set_tunables(&as, &t);
 		}
-		for (i = 0, n = 0, nq = 0, ni = 0; i < 64; i++) {
+		for (i = 0, n = 0, nq = 0, ni = 0, nl = 0; i < 64; i++) {
 			n += where[i] == 2;
 			nq += where[i] == 1 && rqs[i].newcomer;
 			ni += where[i] == 2 && rqs[i].prio_class == ANTIC_CLASS_IDLE;
+			nl += where[i] == 1 && rqs[i].prio_class != ANTIC_CLASS_BE;
 		}
 		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq ||
-		    (int)as.idle_in_flight != ni)
+		    (int)as.idle_in_flight != ni || (int)as.lq_queued != nl)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)
