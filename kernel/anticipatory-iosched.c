@@ -500,8 +500,14 @@ static void asmq_insert_one(struct asmq_data *ad, struct request *rq,
 	krq->arq.nr_sectors = blk_rq_sectors(rq);
 	krq->arq.sync = rq_is_sync(rq);
 	krq->arq.write = rq_data_dir(rq) == WRITE;
+	/*
+	 * O_DIRECT writes are REQ_SYNC | REQ_IDLE; jbd2 marks its journal
+	 * writes so too, and REQ_META: a journal commit is writeback that
+	 * an fsync waits on, not a writer's stream.
+	 */
 	krq->arq.direct = krq->arq.write &&
-			  (rq->cmd_flags & (REQ_SYNC | REQ_IDLE)) == (REQ_SYNC | REQ_IDLE);
+			  (rq->cmd_flags & (REQ_SYNC | REQ_IDLE | REQ_META)) ==
+			  (REQ_SYNC | REQ_IDLE);
 	krq->arq.prio_class = asmq_class(req_get_ioprio(rq));
 	krq->arq.proc = rq->elv.icq ? &icq_to_aic(rq->elv.icq)->proc : NULL;
 	as_add(&ad->as, &krq->arq, now);
