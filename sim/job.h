@@ -75,6 +75,13 @@ struct job_spec {
 	 */
 	char directory[256], filename_dir[256];
 	/*
+	 * fio's filename_format: "" for its default. antic-sim takes one
+	 * that names each file of a job apart ($filenum), as it gives every
+	 * job its own files (jobfile.c refuses two jobs that fio would have
+	 * share them)
+	 */
+	char filename_format[128];
+	/*
 	 * fio's I/O priorities: the job's class (ioprio_set's: 0 none, 1
 	 * real-time, 2 best effort, 3 idle) and, for direct I/O, the
 	 * percentage of reads [0] and writes [1] sent with cmdprio_class.

@@ -126,7 +126,12 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
-	if (j->openfiles) {
+	if (j->filename_format[0] && j->numjobs > 1 && !strstr(j->filename_format, "$jobnum") &&
+	    !strstr(j->filename_format, "$jobname"))
+		return seterr(err, errlen, "%s:%d: job '%s': filename_format '%s' without $jobnum would "
+			      "have fio's %u clones share their files, which antic-sim does not model",
+			      file, j->line, j->name, j->filename_format, j->numjobs);
+	if (j->openfiles && j->file_service != FS_SEQUENTIAL) {
 		/* fio's: the filename list's names, else nrfiles */
 		unsigned nfiles = j->nrfiles;
 		const char *c;

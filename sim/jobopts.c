@@ -586,9 +586,10 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->reap_min = (unsigned)x;
 	} else if (!strcmp(k, "filename_format")) {
-		/* a format without $jobname or $jobnum would share files between jobs */
-		if (strcmp(v, "$jobname.$jobnum.$filenum"))
+		/* without $filenum a job's files would be one */
+		if (!strstr(v, "$filenum") || strlen(v) >= sizeof(j->filename_format))
 			return -1;
+		snprintf(j->filename_format, sizeof(j->filename_format), "%s", v);
 	} else if (!strcmp(k, "invalidate")) {
 		bool on;
 
@@ -1008,8 +1009,8 @@ void job_option_error(const char *k, const char *v, int rc, char *why, size_t n)
 		return;
 	}
 	if (!strcmp(k, "filename_format")) {
-		snprintf(why, n, "fio's filename_format is not supported by antic-sim but for its default "
-			 "$jobname.$jobnum.$filenum (each job its own files; filename= shares one), got '%s'", v);
+		snprintf(why, n, "fio's filename_format must name each of a job's files apart ($filenum) "
+			 "for antic-sim, which gives every job its own files, got '%s'", v);
 		return;
 	}
 	if (!strcmp(k, "log_unix_epoch")) {

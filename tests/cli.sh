@@ -73,12 +73,18 @@ refuses "write_hist_log" 1 "j.fio:3: fio's write_hist_log is not supported by an
 job '[a]' 'size=1m' 'rate_iops=50' 'io_submit_mode=offload'
 refuses "io_submit_mode=offload" 1 "j.fio:4: fio's io_submit_mode=offload is not supported by antic-sim" \
 	-q "$tmp/j.fio"
-job '[a]' 'size=1m' 'filename_format=shared.$filenum'
-refuses "filename_format" 1 "j.fio:3: fio's filename_format is not supported by antic-sim" -q "$tmp/j.fio"
+job '[a]' 'size=1m' 'filename_format=shared'
+refuses "filename_format without \$filenum" 1 "j.fio:3: fio's filename_format must name each of a job's files apart" -q "$tmp/j.fio"
+job '[a]' 'size=1m' 'numjobs=2' 'filename_format=shared.$filenum'
+refuses "filename_format that clones would share" 1 "j.fio:1: job 'a': filename_format 'shared.\$filenum' without \$jobnum" -q "$tmp/j.fio"
 job '[a]' 'size=1m' "write_lat_log=$tmp/a" 'log_unix_epoch=1'
 refuses "log_unix_epoch=1" 1 "j.fio:4: fio's log_unix_epoch is not supported by antic-sim" -q "$tmp/j.fio"
 job '[a]' 'size=4m' 'nrfiles=4' 'openfiles=2'
 refuses "openfiles below nrfiles" 1 "j.fio:1: job 'a': fio's openfiles below the job's 4 files" -q "$tmp/j.fio"
+# a job's own names, one file open at a time in sequence (guest-bench's trees): as fio runs them
+job '[a]' 'size=4m' 'nrfiles=4' 'openfiles=1' 'file_service_type=sequential' 'filename_format=tree.0.$filenum'
+if "$sim" -q --scheduler noop "$tmp/j.fio" >/dev/null 2>"$tmp/err"; then ok "filename_format with \$filenum, openfiles in sequence"
+else ko "bench's tree job refused: $(cat "$tmp/err")"; fi
 # and the values that change nothing still run
 job '[a]' 'size=1m' 'rw=randread' 'random_generator=tausworthe64' 'io_submit_mode=inline' \
 	'filename_format=$jobname.$jobnum.$filenum' 'log_unix_epoch=0' 'nrfiles=2' 'openfiles=2'
