@@ -4,6 +4,7 @@
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s),
 # VM_PROGS (more host programs for the guest), VM_ICOUNT and VM_RR (below),
+# VM_APPEND (more kernel arguments),
 # VM_EXTRA_KO (more modules, e.g. variants of the scheduler to compare in
 # one boot), VM_KO and VM_HDDSIM_KO (the two modules built elsewhere),
 # VM_DISK (an image whose copy, grown to 512 MiB, is the virtio disk),
@@ -176,6 +177,7 @@ if [ -n "${VM_ICOUNT:-}" ]; then
 	append=" random.trust_cpu=off random.trust_bootloader=off norandmaps"
 	echo "vm: instruction clock: icount shift=$VM_ICOUNT rtc=${VM_RTC_BASE:-2026-01-01T00:00:00} record=${VM_RR:-1}"
 fi
+append="$append${VM_APPEND:+ $VM_APPEND}"	# VM_APPEND: more kernel arguments
 drive="-drive file=$disk,if=virtio,format=raw,cache=writeback"
 [ "${VM_NO_DISK:-0}" != 1 ] || drive=
 echo "vm: booting $kver"
