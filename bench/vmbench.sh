@@ -58,6 +58,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # (bench/guest-bench.sh's CLOCK fingerprint) until some run diverges from
 # the inside, and all later runs differ with it; so repetitions stay
 # needed, and a verdict needs a null A/B's margin (REPORT_ARGS below).
+# qemu runs in record mode (tests/vm/boot.sh's VM_RR): its log of the
+# boot, build/vmbenchTAG/KVER/replay.bin, is kept until the next boot of
+# that TAG; bench/rr-events.py finds where two boots' logs part.
 # There each measured run starts on a fresh disk and file system
 # (FRESH=1), fio's random seed is SEED + the repetition (SEED default
 # 3400: a repetition draws the same offsets in every boot), and a

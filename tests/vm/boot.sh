@@ -3,7 +3,8 @@
 # qemu and prints the guest's console. Usage: boot.sh KVER CACHE
 # GUEST (the /init script, default tests/vm/guest.sh), PARAMS (a file
 # copied to /bench/params), VM_MEM (MiB), VM_CPUS, VM_TIMEOUT (s),
-# VM_PROGS (more host programs for the guest), VM_ICOUNT (below),
+# VM_PROGS (more host programs for the guest), VM_ICOUNT and VM_RR (below),
+# VM_APPEND (more kernel arguments),
 # VM_EXTRA_KO (more modules, e.g. variants of the scheduler to compare in
 # one boot), VM_KO and VM_HDDSIM_KO (the two modules built elsewhere),
 # VM_DISK (an image whose copy, grown to 512 MiB, is the virtio disk),
@@ -79,8 +80,23 @@ done | sort -u | while read -r f; do
 	*) cp "$f" "$ir/lib/modules/$kver/$rel" ;;
 	esac
 done
-cp "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
-cp "$hddsim_ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
+# kmod FROM TO: a module into the initramfs. On the instruction clock
+# without its BTF section: two builds of one source in one directory
+# differ only there (pahole orders the types differently from build to
+# build), and every byte of the initramfs is unpacked and read at boot,
+# so a rebuilt module would start the guest on another path although its
+# code is the same. (Builds in two directories differ in the file names
+# they carry as well.)
+kmod() {
+	if [ -n "${VM_ICOUNT:-}" ]; then
+		objcopy --remove-section=.BTF "$1" "$2" ||
+			{ echo "vm: cannot strip $1"; exit 1; }
+	else
+		cp "$1" "$2"
+	fi
+}
+kmod "$ko" "$ir/lib/modules/$kver/extra/anticipatory.ko"
+kmod "$hddsim_ko" "$ir/lib/modules/$kver/extra/hddsim.ko"
 # VM_EXTRA_KO may name builds for several kernels (bench/variant-ko.sh's
 # NAME-KVER.ko): each boot takes its own, under the module's own name
 for m in ${VM_EXTRA_KO:-}; do
@@ -89,7 +105,7 @@ for m in ${VM_EXTRA_KO:-}; do
 		echo "vm: VM_EXTRA_KO: $m is for ${vm%% *}, not $kver: left out"
 		continue
 	fi
-	cp "$m" "$ir/lib/modules/$kver/extra/$(basename "$m" | sed "s/-$kver\.ko\$/.ko/")"
+	kmod "$m" "$ir/lib/modules/$kver/extra/$(basename "$m" | sed "s/-$kver\.ko\$/.ko/")"
 done
 cp "$moddir"/modules.order "$moddir"/modules.builtin "$moddir"/modules.builtin.modinfo \
 	"$ir/lib/modules/$kver/" 2>/dev/null || true
@@ -139,14 +155,29 @@ truncate -s 512M "$disk"
 # the host's timing decides. So could the console's, were it a pipe (a
 # write its reader has not drained completes later, in the host's time):
 # the serial port writes to a file instead, which this script follows.
+# And qemu runs in record mode (VM_RR=1, the default; its log, the
+# guest's interrupts and clock reads by instruction count, goes to
+# CACHE/KVER/replay.bin, which bench/rr-events.py reads and compares):
+# without it, qemu's main loop can see the vCPU halted before the vCPU
+# thread has counted the instructions it ran up to the halt, and then
+# advances the clock to the next timer from a count that is short, so
+# that timer fires late by those instructions, as the host's scheduling
+# of the two threads decides. Record mode serialises the two threads (the
+# replay lock). It does not make qemu 7.2 wholly deterministic: on a
+# loaded host two boots can still part after a timer interrupt that both
+# take at the same instruction count, through nothing the log holds
+# (docs/hddsim-and-vmbench.md).
 accel="-accel tcg,thread=multi" machine='' rtc='' append=''
 if [ -n "${VM_ICOUNT:-}" ]; then
-	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off,align=off"
+	rr=
+	[ "${VM_RR:-1}" = 0 ] || rr=",rr=record,rrfile=$work/replay.bin"
+	accel="-accel tcg -icount shift=$VM_ICOUNT,sleep=off,align=off$rr"
 	machine="-M pc-i440fx-7.1 -seed 34 -nodefaults"
 	rtc="-rtc base=${VM_RTC_BASE:-2026-01-01T00:00:00},clock=vm"
 	append=" random.trust_cpu=off random.trust_bootloader=off norandmaps"
-	echo "vm: instruction clock: icount shift=$VM_ICOUNT rtc=${VM_RTC_BASE:-2026-01-01T00:00:00}"
+	echo "vm: instruction clock: icount shift=$VM_ICOUNT rtc=${VM_RTC_BASE:-2026-01-01T00:00:00} record=${VM_RR:-1}"
 fi
+append="$append${VM_APPEND:+ $VM_APPEND}"	# VM_APPEND: more kernel arguments
 drive="-drive file=$disk,if=virtio,format=raw,cache=writeback"
 [ "${VM_NO_DISK:-0}" != 1 ] || drive=
 echo "vm: booting $kver"
