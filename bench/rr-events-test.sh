@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 rr=${RR_EVENTS:-$top/bench/rr-events.py}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-fail=0
+fail=0 npass=0 nfail=0
 # logs of a short execution: a and b alike, "late" takes its interrupt
 # one instruction later, "cut" ends inside a clock value, "bad" has an
 # event id past the last, "short" stops before the shutdown
@@ -40,7 +40,7 @@ for name, kw in (("a", {}), ("b", {}), ("late", {"late": True}),
     open("%s/%s.rr" % (d, name), "wb").write(log(**kw))
 P
 check() {	# check WHAT: the last command's outcome was as WHAT says
-	if [ "$ok" = 1 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
+	if [ "$ok" = 1 ]; then echo "ok   $1"; npass=$((npass + 1)); else echo "FAIL $1"; fail=1; nfail=$((nfail + 1)); fi
 }
 python3 "$rr" "$t/a.rr" > "$t/out" 2>&1
 ok=0
@@ -73,4 +73,5 @@ python3 "$rr" "$t/bad.rr" > "$t/out" 2>&1
 rc=$?
 ok=0; [ $rc = 1 ] && grep -q 'bad.rr: offset 63: unknown event 40' "$t/out" && ok=1
 check "an unknown event is an error naming the offset"
+echo "$npass passed, $nfail failed"
 exit $fail

@@ -775,12 +775,11 @@ static void tune_write_k(struct as_sched *as, const struct antic_rq *rq,
  * process waits on (an fsync, a journal commit). Not an O_DIRECT write:
  * its writer sends one after another, and each sent early would take
  * the disk from P every sync_write_expire for as long as the writer
- * writes. Only while the
- * disk would stay with P (@next, the elevator's choice, is P's, or there
- * is none and P may be waited on), and at most once per
- * sync_write_expire: once served, the elevator carries on from that
- * write with its neighbours, so one is enough to turn to an fsync, and
- * processes that all write sync I/O are not served in FIFO order.
+ * writes. Only while the disk would stay with P (@next, the elevator's
+ * choice, is P's, or there is none and P may be waited on), and at most
+ * once per sync_write_expire: once served, the elevator carries on from
+ * that write with its neighbours, so one is enough to turn to an fsync,
+ * and processes that all write sync I/O are not served in FIFO order.
  * The sync FIFO is in arrival order, so the walk stops at the first
  * request too young; it is also capped, so a long queue costs a bounded
  * look.

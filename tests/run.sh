@@ -55,6 +55,8 @@ echo "== bench/replay-startup keeps each process's chain (against a file)"
 count tests/replay-startup.sh
 echo "== bench/report.py on a guest log made by hand"
 count tests/bench-report.sh
+echo "== bench/rr-events.py on qemu record logs made by hand"
+count bench/rr-events-test.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"
 for t in jobfile settings trace cmdline; do
 	one "corpus-$t" build/corpus_$t tests/fuzz/corpus-$t
