@@ -77,8 +77,8 @@ struct job_spec {
 	/*
 	 * fio's filename_format: "" for its default. antic-sim takes one
 	 * that names each file of a job apart ($filenum), as it gives every
-	 * job its own files (jobfile.c refuses two jobs that fio would have
-	 * share them)
+	 * job its own files (jobfile.c refuses jobs or clones that fio would
+	 * have share them); layout.c names the files by it
 	 */
 	char filename_format[128];
 	/*

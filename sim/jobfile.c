@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 char *trim_space(char *s)
 {
@@ -126,8 +127,9 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 		return seterr(err, errlen,
 			      "%s:%d: job '%s': cmdprio_percentage is an option of fio's libaio and io_uring engines",
 			      file, j->line, j->name);
-	if (j->filename_format[0] && j->numjobs > 1 && !strstr(j->filename_format, "$jobnum") &&
-	    !strstr(j->filename_format, "$jobname"))
+	/* fio gives a job's numjobs clones one $jobname: only $jobnum tells them apart */
+	if (j->filename_format[0] && !j->filename[0] && j->numjobs > 1 &&
+	    !strcasestr(j->filename_format, "$jobnum"))
 		return seterr(err, errlen, "%s:%d: job '%s': filename_format '%s' without $jobnum would "
 			      "have fio's %u clones share their files, which antic-sim does not model",
 			      file, j->line, j->name, j->filename_format, j->numjobs);
@@ -295,6 +297,28 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 	if (!nr) {
 		seterr(err, errlen, "%s: no jobs", file);
 		goto fail;
+	}
+	/*
+	 * fio's $jobnum counts each job's clones from 0: two jobs whose
+	 * format names no $jobname, in one directory, would share files
+	 */
+	{
+		size_t i, k;
+
+		for (i = 0; i < nr; i++)
+			for (k = 0; k < i; k++) {
+				const struct job_spec *a = &jobs[k], *b = &jobs[i];
+
+				if (!b->filename_format[0] || b->filename[0] || a->filename[0] ||
+				    strcasestr(b->filename_format, "$jobname") ||
+				    strcasecmp(a->filename_format, b->filename_format) ||
+				    strcmp(a->directory, b->directory))
+					continue;
+				seterr(err, errlen, "%s:%d: job '%s': filename_format '%s' without $jobname names "
+				       "the files of job '%s' (line %d) too, which antic-sim does not model",
+				       file, b->line, b->name, b->filename_format, a->name, a->line);
+				goto fail;
+			}
 	}
 	/* ioscheduler=: one disk, so one scheduler for every job that names one */
 	{

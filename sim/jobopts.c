@@ -586,8 +586,8 @@ int job_option(struct job_spec *j, const char *k, const char *v)
 			return -1;
 		j->reap_min = (unsigned)x;
 	} else if (!strcmp(k, "filename_format")) {
-		/* without $filenum a job's files would be one */
-		if (!strstr(v, "$filenum") || strlen(v) >= sizeof(j->filename_format))
+		/* without $filenum a job's files would be one (fio's words in any case) */
+		if (!strcasestr(v, "$filenum") || strlen(v) >= sizeof(j->filename_format))
 			return -1;
 		snprintf(j->filename_format, sizeof(j->filename_format), "%s", v);
 	} else if (!strcmp(k, "invalidate")) {
@@ -1006,6 +1006,11 @@ void job_option_error(const char *k, const char *v, int rc, char *why, size_t n)
 	if (!strcmp(k, "io_submit_mode") && !strcmp(v, "offload")) {
 		snprintf(why, n, "fio's io_submit_mode=offload is not supported by antic-sim (a job "
 			 "submits as inline does, after its completions)");
+		return;
+	}
+	if (!strcmp(k, "filename_format") && strlen(v) >= sizeof(((struct job_spec *)0)->filename_format)) {
+		snprintf(why, n, "fio's filename_format is longer than antic-sim takes (%zu characters)",
+			 sizeof(((struct job_spec *)0)->filename_format) - 1);
 		return;
 	}
 	if (!strcmp(k, "filename_format")) {

@@ -6,6 +6,43 @@
  */
 #include "sim.h"
 
+/*
+ * fio's filename_format: $jobname, $jobnum and $filenum (in any case)
+ * replaced by the job's name, its clone's number and the file's number;
+ * cut at @n - 1 characters (the caller's check of the whole path then
+ * reports it).
+ */
+static void format_name(char *out, size_t n, const char *fmt, const char *name,
+			unsigned jobnum, unsigned filenum)
+{
+	static const char *const word[] = { "$jobname", "$jobnum", "$filenum" };
+	size_t o = 0;
+
+	while (*fmt && o + 1 < n) {
+		char num[16];
+		const char *sub = NULL;
+		unsigned w;
+
+		for (w = 0; w < 3; w++)
+			if (!strncasecmp(fmt, word[w], strlen(word[w])))
+				break;
+		if (w == 0) {
+			sub = name;
+		} else if (w < 3) {
+			snprintf(num, sizeof(num), "%u", w == 1 ? jobnum : filenum);
+			sub = num;
+		}
+		if (sub) {
+			fmt += strlen(word[w]);
+			while (*sub && o + 1 < n)
+				out[o++] = *sub++;
+		} else {
+			out[o++] = *fmt++;
+		}
+	}
+	out[o] = 0;
+}
+
 static int add_file(struct sim *s, uint64_t *cursor, uint64_t size, size_t *cap)
 {
 	struct sim_file *f;
@@ -168,6 +205,8 @@ named:
 
 				if (nnames)
 					name_at(j->filename, n, base, sizeof(base));
+				else if (j->filename_format[0])
+					format_name(base, sizeof(base), j->filename_format, j->name, k, n);
 				else
 					snprintf(base, sizeof(base), "%s.%u.%u", j->name, k, n);
 				/* fio's path, as its iolog writes it */

@@ -77,6 +77,16 @@ job '[a]' 'size=1m' 'filename_format=shared'
 refuses "filename_format without \$filenum" 1 "j.fio:3: fio's filename_format must name each of a job's files apart" -q "$tmp/j.fio"
 job '[a]' 'size=1m' 'numjobs=2' 'filename_format=shared.$filenum'
 refuses "filename_format that clones would share" 1 "j.fio:1: job 'a': filename_format 'shared.\$filenum' without \$jobnum" -q "$tmp/j.fio"
+job '[a]' 'size=1m' 'numjobs=2' 'filename_format=$jobname.$filenum'
+refuses "filename_format whose clones share one \$jobname" 1 "j.fio:1: job 'a': filename_format '\$jobname.\$filenum' without \$jobnum" -q "$tmp/j.fio"
+job '[global]' 'size=1m' 'filename_format=data.$jobnum.$filenum' '[a]' '[b]'
+refuses "filename_format two jobs would share" 1 "j.fio:5: job 'b': filename_format 'data.\$jobnum.\$filenum' without \$jobname names the files of job 'a'" -q "$tmp/j.fio"
+# the files are named by the format, as fio names them (its iolog shows them)
+job '[global]' 'size=1m' 'nrfiles=2' 'filename_format=tree.0.$FILENUM' '[a]' 'directory=/d0' '[b]' 'directory=/d1'
+if "$sim" -q --scheduler noop --write_iolog "$tmp/io.log" "$tmp/j.fio" >/dev/null 2>"$tmp/err" &&
+	grep -q ' /d0/tree.0.1 add$' "$tmp/io.log" && grep -q ' /d1/tree.0.0 add$' "$tmp/io.log"; then
+	ok "files named by filename_format (in fio's any case), each directory its own"
+else ko "filename_format's names: $(cat "$tmp/err") $(head -n 4 "$tmp/io.log" 2>/dev/null)"; fi
 job '[a]' 'size=1m' "write_lat_log=$tmp/a" 'log_unix_epoch=1'
 refuses "log_unix_epoch=1" 1 "j.fio:4: fio's log_unix_epoch is not supported by antic-sim" -q "$tmp/j.fio"
 job '[a]' 'size=4m' 'nrfiles=4' 'openfiles=2'
