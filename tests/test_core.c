@@ -1816,6 +1816,48 @@ static void test_write_k_falls_and_rises(void)
 }
 
 /*
+ * The scene of rule 3's tests: P streams, always one read ahead; Q's sync
+ * write (O_DIRECT's if @direct) waits far away. Returns when Q's write was
+ * sent, 0 for never; *as is left as it ended (its processes static, so
+ * that it points at none gone).
+ */
+static u64 sync_write_served(struct as_sched *as, bool rule3, bool direct)
+{
+	static struct antic_proc p, q;
+	struct antic_rq *sw, *rq;
+	u64 now, served = 0;
+	u64 sector = 1000;
+	int i;
+
+	fresh(as);
+	if (!rule3)
+		as->tun.sync_write_expire = 0;
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	as_add(as, mk(sector, true, &p), 0);
+	sector += 8;
+	as_add(as, mk(sector, true, &p), 0);
+	sector += 8;
+	sw = mk(300000000, true, &q);
+	sw->write = true;
+	sw->direct = direct;
+	as_add(as, sw, 0);
+	for (i = 0, now = 0; i < 120; i++) {
+		CHECK(as_dispatch(as, now, &rq) == ANTIC_DISPATCH);
+		if (rq == sw) {
+			served = now;
+			break;
+		}
+		as_add(as, mk(sector, true, &p), now);	/* always one ahead */
+		sector += 8;
+		now += 2 * MS;
+		as_complete(as, rq, now);
+	}
+	used = 0;
+	return served;
+}
+
+/*
  * Rule 3: another process's sync write (fsync) is served within
  * sync_write_expire plus one request, not when the FIFO expires, beside a
  * streamer that always has its next request queued.
@@ -1826,35 +1868,8 @@ static void test_sync_write_bounded_wait(void)
 
 	for (on = 0; on <= 1; on++) {
 		struct as_sched as;
-		struct antic_proc p, q;
-		struct antic_rq *sw, *rq;
-		u64 now, served = 0;
-		u64 sector = 1000;
-		int i;
+		u64 served = sync_write_served(&as, on, false);
 
-		fresh(&as);
-		if (!on)
-			as.tun.sync_write_expire = 0;
-		antic_proc_init(&p);
-		antic_proc_init(&q);
-		as_add(&as, mk(sector, true, &p), 0);
-		sector += 8;
-		as_add(&as, mk(sector, true, &p), 0);
-		sector += 8;
-		sw = mk(300000000, true, &q);
-		sw->write = true;
-		as_add(&as, sw, 0);
-		for (i = 0, now = 0; i < 120 && !served; i++) {
-			CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
-			if (rq == sw) {
-				served = now;
-				break;
-			}
-			as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
-			sector += 8;
-			now += 2 * MS;
-			as_complete(&as, rq, now);
-		}
 		CHECK(served > 0);
 		if (on) {
 			CHECK(served <= as.tun.sync_write_expire + 2 * MS);
@@ -1863,7 +1878,6 @@ static void test_sync_write_bounded_wait(void)
 			CHECK(served >= as.tun.read_expire);
 			CHECK_EQ(as.cnt.sync_writes_early, 0);
 		}
-		used = 0;
 	}
 }
 
@@ -1931,34 +1945,8 @@ static void test_direct_write_not_early(void)
 
 	for (direct = 0; direct <= 1; direct++) {
 		struct as_sched as;
-		struct antic_proc p, q;
-		struct antic_rq *sw, *rq;
-		u64 now, served = 0;
-		u64 sector = 1000;
-		int i;
+		u64 served = sync_write_served(&as, true, direct);
 
-		fresh(&as);
-		antic_proc_init(&p);
-		antic_proc_init(&q);
-		as_add(&as, mk(sector, true, &p), 0);
-		sector += 8;
-		as_add(&as, mk(sector, true, &p), 0);
-		sector += 8;
-		sw = mk(300000000, true, &q);
-		sw->write = true;
-		sw->direct = direct;
-		as_add(&as, sw, 0);
-		for (i = 0, now = 0; i < 120 && !served; i++) {
-			CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
-			if (rq == sw) {
-				served = now;
-				break;
-			}
-			as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
-			sector += 8;
-			now += 2 * MS;
-			as_complete(&as, rq, now);
-		}
 		CHECK(served > 0);
 		if (direct) {
 			CHECK(served >= as.tun.read_expire);
@@ -1967,7 +1955,6 @@ static void test_direct_write_not_early(void)
 			CHECK(served <= as.tun.sync_write_expire + 2 * MS);
 			CHECK_EQ(as.cnt.sync_writes_early, 1);
 		}
-		used = 0;
 	}
 }
 
