@@ -103,8 +103,28 @@ setup_disk() {
 	echo "vm: disk ready, $(hs mem_pages) data pages, nr_requests $(cat /sys/block/$D/queue/nr_requests), read_ahead_kb $(cat /sys/block/$D/queue/read_ahead_kb), max_sectors_kb $(cat /sys/block/$D/queue/max_sectors_kb)"
 }
 
+# a process still holding /mnt is killed: a fio job whose parent the
+# memory cgroup's OOM killer took at a cap would keep the file system busy,
+# and every later run would find no fresh disk; the log names each one
+free_mnt() {
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		[ "$pid" = $$ ] && continue
+		for f in $p/cwd $p/fd/*; do
+			case $(readlink $f 2>/dev/null) in
+			/mnt | /mnt/*)
+				echo "vm: killed $pid ($(cat $p/comm 2>/dev/null)), still holding /mnt"
+				kill -9 $pid 2>/dev/null
+				break
+				;;
+			esac
+		done
+	done
+	sleep 1
+}
+
 teardown_disk() {
-	umount /mnt && rmmod hddsim
+	{ umount /mnt 2>/dev/null || { free_mnt; umount /mnt; }; } && rmmod hddsim
 }
 
 # the scheduler SCHED and its tunables on the disk (again after each fresh
@@ -138,6 +158,10 @@ use_sched() {
 # WORKLOAD reads or writes, laid out in the same order; then the scheduler
 fresh() {
 	[ "$FRESH" = 1 ] || return 0
+	# the lay-out runs outside the run's memory cgroup: at ide2003 a 256 MiB
+	# file written inside 256 MiB could not be written back fast enough to
+	# reclaim, and the OOM killer took its fio
+	echo $$ > /cg/cgroup.procs 2>/dev/null
 	teardown_disk
 	ws=$WORKLOADS trees=$TREES
 	WORKLOADS=$1

@@ -31,7 +31,9 @@ fair-psync) get each process's IOPS, p50, p99 and share of the disk: its
 rate beside the other over its rate alone (fair-solo-*), with antic-sim's
 figures for the same job files beside them.
 
-Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG PREFIX
+Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG... PREFIX
+       (several LOGs: one run made in parts, per disk or the start-ups
+       apart, of one kernel and instrument; each part's wall time is shown)
        (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme FILE JSON...  (rewrites the section
        between FILE's vmbench markers, as in docs/results.md, from the
@@ -284,6 +286,42 @@ def read_log(path):
             continue
         log.fio[key] = doc
     return log
+
+
+def merge_logs(logs, paths):
+    """One Log of a run made in parts (per disk, or the start-ups apart):
+    the parts must be of one kernel and one instrument (cap, warm-up, time
+    scale, clock), and no cell may be in two of them. Returns (log, None)
+    or (None, why)."""
+    base = logs[0]
+    base.parts = [(paths[0], base.walls[-1] if base.walls else None)]
+    keys = {(r["disk"], r["depth"], r["tag"], r["sched"], r["rep"]) for r in base.res}
+    for other, path in zip(logs[1:], paths[1:]):
+        for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick"):
+            if getattr(other, attr) != getattr(base, attr):
+                return None, "%s: %s %s, but %s has %s" % (
+                    path, attr, getattr(other, attr), paths[0], getattr(base, attr))
+        for r in other.res:
+            k = (r["disk"], r["depth"], r["tag"], r["sched"], r["rep"])
+            if k in keys:
+                return None, "%s: %s %d %s %s repetition %d is in an earlier part too" % (
+                    path, k[0], k[1], k[2], k[3], k[4])
+            keys.add(k)
+        off = base.walls[-1] if base.walls else 0
+        for r in other.res:
+            if "wall_ms" in r:
+                r["wall_ms"] += off
+        base.walls += [w + off for w in other.walls]
+        base.parts.append((path, other.walls[-1] if other.walls else None))
+        base.header += "\n" + other.header
+        base.disks += [d for d in other.disks if d not in base.disks]
+        base.res += other.res
+        base.cost += other.cost
+        for attr in ("sizes", "sreplay", "fio", "settle", "clock"):
+            getattr(base, attr).update(getattr(other, attr))
+        if base.read_ahead_kb is None:
+            base.read_ahead_kb = other.read_ahead_kb
+    return base, None
 
 
 def percentile_ms(d, p):
@@ -768,6 +806,10 @@ def instrument_lines(log, cells):
                    "first result %.1f s; %.1f min in all" % (
                        statistics.median(per), min(per), max(per), len(per), walls[0] / 1000,
                        (log.walls[-1] if log.walls else walls[-1]) / 60000))
+    if len(getattr(log, "parts", ())) > 1:
+        txt.append("in %d parts: %s" % (len(log.parts), "; ".join(
+            "%s %s" % (os.path.basename(p), "%.1f min" % (w / 60000) if w else "no wall stamps")
+            for p, w in log.parts)))
     scheds = [s for s in SCHEDS if any(k[4] == s for k in cells)] + \
         sorted({k[4] for k in cells} - set(SCHEDS))
     txt.append("guest CPU idle % during the measured run, mean [min-max] of the repetitions")
@@ -1411,7 +1453,7 @@ def update_readme(readme, paths):
     return 0
 
 
-USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG PREFIX\n"
+USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG... PREFIX\n"
          "       bench/report.py --readme FILE JSON...\n"
          "       bench/report.py --repeat A.json B.json")
 
@@ -1444,11 +1486,18 @@ def main(argv):
                 print("report: --ab %s: A:B, two schedulers' names" % val, file=sys.stderr)
                 return 2
             ab.append((a, b))
-    if len(args) != 2:
+    if len(args) < 2:
         print(USAGE, file=sys.stderr)
         return 2
-    path, prefix = args
-    log = read_log(path)
+    paths, prefix = args[:-1], args[-1]
+    for p in paths:
+        if not os.path.isfile(p):
+            print("report: %s: no such log" % p, file=sys.stderr)
+            return 2
+    log, why = merge_logs([read_log(p) for p in paths], paths)
+    if log is None:
+        print("report: %s" % why, file=sys.stderr)
+        return 2
     morton = morton_figures()
     cells = build_cells(log)
     simt = sim_predictions(log, cells)
