@@ -313,7 +313,8 @@ def merge_logs(logs, paths):
                 r["wall_ms"] += off
         base.walls += [w + off for w in other.walls]
         base.parts.append((path, other.walls[-1] if other.walls else None))
-        base.header += "\n" + other.header
+        if other.header not in base.header.split("\n"):
+            base.header += "\n" + other.header
         base.disks += [d for d in other.disks if d not in base.disks]
         base.res += other.res
         base.cost += other.cost

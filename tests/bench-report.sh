@@ -351,6 +351,28 @@ sys.exit(0 if ok else 1)' "$out/f.json" && grep -q '^== fairness on the raw disk
 else
 	cat "$out/f.err"; sed -n '/== the instrument/,$p' "$out/f.txt"; ko "fairness: IOPS, p50, p99 and share of the disk per job, the reader's mean latency in the table; wall time per run"
 fi
+# a run made in parts (one disk each): the merged report is the whole
+# log's, and a cell in two parts or two kernels' parts are refused
+{ sed -n 1p $dir/guest2.log; sed -n '2,83p' $dir/guest2.log; } > "$out/part1.log"
+{ sed -n 1p $dir/guest2.log; sed -n '84,$p' $dir/guest2.log; } > "$out/part2.log"
+rp2() { ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$@" > /dev/null; }
+if rp2 $dir/guest2.log "$out/whole" 2> "$out/m.err" &&
+	rp2 "$out/part1.log" "$out/part2.log" "$out/merged" 2>> "$out/m.err" &&
+	grep -q '^DISK ide2003' "$out/part2.log" && ! grep -q '^DISK ide2003' "$out/part1.log" &&
+	diff "$out/whole.txt" "$out/merged.txt" >> "$out/m.err" && cmp -s "$out/whole.json" "$out/merged.json"; then
+	ok "a run in two parts: the same report as the whole"
+else
+	cat "$out/m.err"; ko "a run in two parts: the same report as the whole"
+fi
+sed 's/^vm: kernel 6.12.0-test,/vm: kernel 7.0.0-test,/' "$out/part2.log" > "$out/part2k.log"
+if ! rp2 "$out/part1.log" "$out/part1.log" "$out/twice" 2> "$out/twice.err" &&
+	grep -q "st2000dm006 32 .* is in an earlier part too" "$out/twice.err" && [ ! -e "$out/twice.txt" ] &&
+	! rp2 "$out/part1.log" "$out/part2k.log" "$out/kv" 2> "$out/kv.err" &&
+	grep -q "kver 7.0.0-test, but .*part1.log has 6.12.0-test" "$out/kv.err" && [ ! -e "$out/kv.txt" ]; then
+	ok "parts refused: a cell twice, two kernels"
+else
+	cat "$out/twice.err" "$out/kv.err"; ko "parts refused: a cell twice, two kernels"
+fi
 # guest-bench.sh's order of the schedulers: rotated by one per repetition
 rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
 order=$(SCHEDS="a b c" sh -c "$rot"'
