@@ -1334,7 +1334,6 @@ static void start_batch(struct as_sched *as, u64 now)
 	share_charge(as, now);
 	as->served_dir = dir;
 	as->cnt.batches[dir]++;
-	as->batch_start = now;
 	if (dir == ANTIC_ASYNC) {
 		as->write_batch_owed = writes_owed(as);
 		if (as->write_batch_owed && newcomer_starts(as, now)) {
@@ -1705,17 +1704,13 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 		if (rq->prio_class == ANTIC_CLASS_RT)
 			ANTIC_DEC(as->rt_in_flight);
 	}
-	if (rq->queue == ANTIC_SYNC) {
-		as->last_sync_done = now;
-		as->have_sync_done = true;
+	if (rq->queue == ANTIC_SYNC)
 		tune_write_k(as, rq, now);
-	}
 	if (as->new_batch && as->batch_dir == rq->queue &&
 	    rq->prio_class == ANTIC_CLASS_BE) {
 		/* the read batch really starts now; judge the write batch */
 		if (as->cnt.batches[ANTIC_ASYNC])
 			tune_write_batch(as, now);
-		as->batch_start = now;
 		as->batch_expires = now + read_batch_budget(as);
 		as->new_batch = false;
 	}

@@ -230,7 +230,6 @@ struct as_sched {
 	int batch_dir;
 	bool changed_batch;	/* direction changed; drain before serving */
 	bool new_batch;		/* read batch starts timing at first completion */
-	u64 batch_start;
 	u64 batch_expires;
 	u32 write_batch_count;
 	u32 current_write_count;
@@ -261,8 +260,6 @@ struct as_sched {
 	 */
 	u32 write_k;
 	bool holding;		/* a write batch waits on its writes: no work */
-	bool have_sync_done;
-	u64 last_sync_done;	/* ns: a sync request's last completion */
 	u32 base_samples, loaded_samples;
 	u64 base_total, base_mean;
 	u64 loaded_total, loaded_mean;
