@@ -232,23 +232,25 @@ for sched in anticipatory deadline; do
 	# a pid's entry wins over a name's, whichever comes first
 	pidwins=$(prio_run $sched --ioprio 200=2 --ioprio backup=3 "$tmp/two.blkparse")
 	pidwins2=$(prio_run $sched --ioprio backup=idle --ioprio 200=best-effort "$tmp/two.blkparse")
+	# of two alike, the later
+	later=$(prio_run $sched --ioprio backup=3 --ioprio backup=2 "$tmp/two.blkparse")
 	rt=$(prio_run $sched --ioprio reader=1 "$tmp/two.blkparse")
-	if python3 - $sched "$alone" "$be" "$idle" "$idlepid" "$pidwins" "$pidwins2" "$rt" <<'PY'
+	if python3 - $sched "$alone" "$be" "$idle" "$idlepid" "$pidwins" "$pidwins2" "$rt" "$later" <<'PY'
 import sys
 sched = sys.argv[1]
-alone, be, idle, idlepid, pw, pw2, rt = [a.split() for a in sys.argv[2:]]
+alone, be, idle, idlepid, pw, pw2, rt, later = [a.split() for a in sys.argv[2:]]
 ms = lambda r: int(r[0])
 near = lambda r: abs(ms(r) - ms(alone)) <= 0.05 * ms(alone)
 ok = near(idle) and near(idlepid) and near(rt) and ms(be) > 1.5 * ms(alone) \
-	and ms(pw) > 1.5 * ms(alone) and ms(pw2) > 1.5 * ms(alone)
+	and ms(pw) > 1.5 * ms(alone) and ms(pw2) > 1.5 * ms(alone) and ms(later) > 1.5 * ms(alone)
 if sched == "anticipatory":
 	# the counters say which class each request went in
 	ok = ok and idle[2] == "400" and idlepid[2] == "400" and rt[1] == "400" \
 		and be[1:] == ["0", "0"] and pw[1:] == ["0", "0"] and pw2[1:] == ["0", "0"]
 sys.exit(not ok)
 PY
-	then ok "replay --ioprio under $sched: the reader alone ${alone%% *} ms; beside backup at best effort ${be%% *}, at idle ${idle%% *} (by name), ${idlepid%% *} (by pid), itself realtime ${rt%% *}; a pid's best effort over the name's idle ${pidwins%% *}, ${pidwins2%% *} (rt_dispatched, idle_dispatched: ${be#* }, ${idle#* }, ${rt#* })"
-	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2' ($(head -c 300 "$tmp/err"))"; fi
+	then ok "replay --ioprio under $sched: the reader alone ${alone%% *} ms; beside backup at best effort ${be%% *}, at idle ${idle%% *} (by name), ${idlepid%% *} (by pid), itself realtime ${rt%% *}; a pid's best effort over the name's idle ${pidwins%% *}, ${pidwins2%% *}; idle then best effort ${later%% *} (rt_dispatched, idle_dispatched: ${be#* }, ${idle#* }, ${rt#* })"
+	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2', later '$later' ($(head -c 300 "$tmp/err"))"; fi
 done
 # the bad ones: the option and the field named, exit 2, nothing written
 refuses "--ioprio class" 2 "--ioprio 'x=9': class '9': want 1 (realtime), 2 (best-effort) or 3 (idle)" \
