@@ -542,7 +542,10 @@ int main(int argc, char **argv)
 				"--time-scale", "--remap", "--ioprio" };
 			const char *near = nearest_name(a, opts, sizeof(opts) / sizeof(opts[0]));
 
-			if (near)
+			if (near && !strcmp(near, a))	/* a replay's option in a job run, or the reverse */
+				fprintf(stderr, "antic-sim: %s is %san option of antic-sim replay\n", a,
+					replay ? "not " : "");
+			else if (near)
 				fprintf(stderr, "antic-sim: unknown option '%s'; did you mean %s?\n", argv[i], near);
 			else
 				fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);

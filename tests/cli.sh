@@ -253,6 +253,8 @@ PY
 	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2', later '$later' ($(head -c 300 "$tmp/err"))"; fi
 done
 # the bad ones: the option and the field named, exit 2, nothing written
+refuses "--ioprio outside replay" 2 "antic-sim: --ioprio is an option of antic-sim replay" \
+	--ioprio=backup=3 examples/write-vs-read.fio
 refuses "--ioprio class" 2 "--ioprio 'x=9': class '9': want 1 (realtime), 2 (best-effort) or 3 (idle)" \
 	replay -q --output "$tmp/p.out" --ioprio x=9 "$tmp/two.blkparse"
 refuses "--ioprio class name" 2 "--ioprio 'x=rt': class 'rt': want 1 (realtime)" \
