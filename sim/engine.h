@@ -123,6 +123,25 @@ struct replay_spec {
 	 * (REMAP_WRAP, short seeks kept, far regions folded together).
 	 */
 	enum { REMAP_NONE, REMAP_SCALE, REMAP_WRAP } remap;
+	/* --ioprio: the I/O priority of the processes named, in the order given */
+	struct replay_ioprio *ioprio;
+	size_t nioprio;
+};
+
+/*
+ * replay --ioprio WHO=CLASS[:LEVEL]: every request of the traced
+ * processes WHO names goes in that class. A process that both a pid and a
+ * name select takes the pid's; of two alike, the later one.
+ */
+struct replay_ioprio {
+	/* as given: a pid (all digits) or a process name (a trace keeps 16 characters) */
+	char who[17];
+	uint32_t pid;		/* by_pid: the pid */
+	bool by_pid;
+	uint8_t ionice;		/* ionice -c's class, 0-3 (0 none: best effort) */
+	uint8_t level;		/* ionice -n's level, 0-7: shown, not modelled */
+	uint8_t prio_class;	/* the class core serves (enum antic_prio_class) */
+	bool matched;		/* the replay found a process it selects */
 };
 
 struct fio_logs;

@@ -65,7 +65,85 @@ static void usage(FILE *f)
 		"  --start TIME            the trace's first request TIME into the run (default 0)\n"
 		"  --remap scale|wrap      a trace reaching past the disk's end: scale positions by\n"
 		"                          capacity/extent (as fio's replay_scale, seeks shorter) or\n"
-		"                          wrap them modulo the capacity (seeks kept, regions folded)\n");
+		"                          wrap them modulo the capacity (seeks kept, regions folded)\n"
+		"  --ioprio WHO=CLASS[:LEVEL]  the I/O priority of a traced process's requests, as\n"
+		"                          ionice's: WHO a pid or a process name (all of that name),\n"
+		"                          CLASS 1 or realtime, 2 or best-effort, 3 or idle (0 or\n"
+		"                          none: best effort), LEVEL 0-7; repeatable, a pid's wins\n");
+}
+
+/*
+ * replay --ioprio WHO=CLASS[:LEVEL] into @e; a bad one is said, naming the
+ * field, and -1. The last '=' ends WHO: a process name may hold '=' and
+ * ':', a class neither.
+ */
+static int parse_ioprio(const char *v, struct replay_ioprio *e)
+{
+	static const char *const names[] = { "none", "realtime", "best-effort", "idle" };
+	static const uint8_t classes[] = { ANTIC_CLASS_BE, ANTIC_CLASS_RT, ANTIC_CLASS_BE,
+					   ANTIC_CLASS_IDLE };
+	const char *eq = strrchr(v, '='), *cls, *colon;
+	size_t len, wlen;
+	unsigned long n;
+	char *end;
+	int k;
+
+	if (!eq || eq == v || !eq[1]) {
+		fprintf(stderr, "antic-sim: --ioprio '%s': want WHO=CLASS[:LEVEL], WHO a pid or a "
+			"process name\n", v);
+		return -1;
+	}
+	wlen = (size_t)(eq - v);
+	if (wlen >= sizeof(e->who)) {
+		fprintf(stderr, "antic-sim: --ioprio '%s': name: a trace records at most %zu "
+			"characters of a process's name\n", v, sizeof(e->who) - 1);
+		return -1;
+	}
+	cls = eq + 1;
+	colon = strchr(cls, ':');
+	len = colon ? (size_t)(colon - cls) : strlen(cls);
+	for (k = 0; k < 4; k++)
+		if (len == strlen(names[k]) ? !strncmp(cls, names[k], len) :
+		    len == 1 && *cls == '0' + k)
+			break;
+	if (k == 4) {
+		fprintf(stderr, "antic-sim: --ioprio '%s': class '%.*s': want 1 (realtime), "
+			"2 (best-effort) or 3 (idle)\n", v, (int)len, cls);
+		return -1;
+	}
+	e->ionice = (uint8_t)k;
+	e->prio_class = classes[k];
+	e->level = 0;
+	if (colon) {
+		errno = 0;
+		n = strtoul(colon + 1, &end, 10);
+		if (colon[1] < '0' || colon[1] > '9' || *end || errno || n > 7) {
+			fprintf(stderr, "antic-sim: --ioprio '%s': level '%s': want 0-7 (as ionice -n)\n",
+				v, colon + 1);
+			return -1;
+		}
+		if (!k && n) {
+			fprintf(stderr, "antic-sim: --ioprio '%s': level %lu: class none takes no "
+				"level (give best-effort)\n", v, n);
+			return -1;
+		}
+		e->level = (uint8_t)n;
+	}
+	memcpy(e->who, v, wlen);
+	e->who[wlen] = 0;
+	e->by_pid = strspn(e->who, "0123456789") == wlen;
+	if (e->by_pid) {
+		errno = 0;
+		n = strtoul(e->who, &end, 10);
+		if (errno || n > UINT32_MAX) {
+			fprintf(stderr, "antic-sim: --ioprio '%s': pid %s: want at most %u\n", v,
+				e->who, UINT32_MAX);
+			return -1;
+		}
+		e->pid = (uint32_t)n;
+	}
+	e->matched = false;
+	return 0;
 }
 
 /* The trace options shared by replay and convert; 1 if @a was one, -1 on a bad value. */
@@ -111,6 +189,8 @@ static int trace_option(const char *a, const char *v, struct trace_opts *t, bool
 static void print_trace_summary(FILE *f, const char *path, const struct trace_stats *ts,
 				enum trace_fmt fmt, const struct replay_spec *rs)
 {
+	size_t i;
+
 	if (!f)
 		return;
 	fprintf(f, "trace %s: %s", path, trace_format_name(fmt));
@@ -156,7 +236,38 @@ static void print_trace_summary(FILE *f, const char *path, const struct trace_st
 	if (rs->remap)
 		fprintf(f, "; positions past the disk's end %s (--remap)",
 			rs->remap == REMAP_SCALE ? "scaled onto it, all in proportion" : "wrapped modulo its capacity");
+	for (i = 0; i < rs->nioprio; i++) {
+		static const char *const names[] = { "none", "realtime", "best-effort", "idle" };
+		const struct replay_ioprio *e = &rs->ioprio[i];
+
+		fprintf(f, "%s %s %s %s", i ? "," : "; I/O priorities (--ioprio):",
+			e->by_pid ? "pid" : "name", e->who, names[e->ionice]);
+		if (e->level)
+			fprintf(f, " level %u", e->level);
+	}
 	fprintf(f, "\n\n");
+}
+
+/*
+ * After a replay: the --ioprio entries that selected no process of @trace
+ * said in @err, and -1; 0 when each selected one.
+ */
+static int ioprio_unmatched(const struct replay_spec *rs, const char *trace, bool timed_out,
+			    char *err, size_t errlen)
+{
+	size_t i, n = 0, len = (size_t)snprintf(err, errlen, "--ioprio");
+
+	for (i = 0; i < rs->nioprio; i++)
+		if (!rs->ioprio[i].matched && len < errlen)
+			len += (size_t)snprintf(err + len, errlen - len, "%s %s", n++ ? "," : "",
+						rs->ioprio[i].who);
+	if (!n)
+		return 0;
+	if (len < errlen)
+		snprintf(err + len, errlen - len, ": no process of %s in %s%s",
+			 n > 1 ? "those names or pids" : "that name or pid", trace,
+			 timed_out ? " (before the replay stopped at max_time)" : "");
+	return -1;
 }
 
 static int parse_sched_list(const char *s, enum sim_policy *out, size_t *n)
@@ -300,6 +411,7 @@ int main(int argc, char **argv)
 	struct bt_writer *bt;
 	const char *bgjobs = NULL;	/* replay --jobs: a background load */
 	struct replay_spec rs = { .time_scale = 1.0 };
+	struct replay_ioprio prios[64];	/* replay --ioprio */
 
 	if (argc > 1 && !strcmp(argv[1], "convert"))
 		return cmd_convert(argc - 1, argv + 1);
@@ -402,6 +514,16 @@ int main(int argc, char **argv)
 				fprintf(stderr, "antic-sim: --start: want a time such as 3s or 500ms, got '%s'\n", v);
 				return 2;
 			}
+		} else if (replay && !strcmp(a, "--ioprio")) {
+			NEEDARG();
+			if (rs.nioprio == sizeof(prios) / sizeof(prios[0])) {
+				fprintf(stderr, "antic-sim: too many --ioprio options\n");
+				return 2;
+			}
+			if (parse_ioprio(v, &prios[rs.nioprio]))
+				return 2;
+			rs.ioprio = prios;
+			rs.nioprio++;
 		} else if (replay && !strcmp(a, "--time-scale")) {
 			char *end;
 
@@ -417,10 +539,13 @@ int main(int argc, char **argv)
 				"--write_iolog", "--seed", "--set", "--quiet", "--counters",
 				"--list-schedulers", "--help", "--version", "--format", "--device", "--skip",
 				"--limit", "--offset", "--skip-bad", "--replay", "--jobs", "--start",
-				"--time-scale", "--remap" };
+				"--time-scale", "--remap", "--ioprio" };
 			const char *near = nearest_name(a, opts, sizeof(opts) / sizeof(opts[0]));
 
-			if (near)
+			if (near && !strcmp(near, a))	/* a replay's option in a job run, or the reverse */
+				fprintf(stderr, "antic-sim: %s is %san option of antic-sim replay\n", a,
+					replay ? "not " : "");
+			else if (near)
 				fprintf(stderr, "antic-sim: unknown option '%s'; did you mean %s?\n", argv[i], near);
 			else
 				fprintf(stderr, "antic-sim: unknown option '%s' (antic-sim --help lists them)\n", argv[i]);
@@ -442,6 +567,12 @@ int main(int argc, char **argv)
 		if (!t) {
 			fprintf(stderr, "antic-sim: %s\n", err);
 			return 1;
+		}
+		if (rs.nioprio && !trace_stats(t)->has_pids) {
+			fprintf(stderr, "antic-sim: --ioprio: %s: the %s format names no processes\n",
+				jobfile, trace_format_name(trace_format(t)));
+			trace_close(t);
+			return 2;
 		}
 		/* closed loop needs processes to keep dependencies within */
 		if (!mode_given)
@@ -512,6 +643,11 @@ int main(int argc, char **argv)
 		if (sim_run(&w, pols[k], &o, &res[k], err, sizeof(err)))
 			goto run_failed;
 		ran = true;
+		/* before any of the run's outputs is kept */
+		if (ioprio_unmatched(&rs, jobfile, res[k].timed_out, err, sizeof(err))) {
+			name_job = false;	/* the message names the trace */
+			goto run_failed;
+		}
 		if (o.logs && fio_logs_write(o.logs, err, sizeof(err)))
 			goto run_failed;
 		/* bt_close frees the writer, kept or not: it must not be closed twice */

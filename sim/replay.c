@@ -40,6 +40,7 @@ struct replay_proc {
 	struct replay_chain c;	/* what replay-rule.h decides from */
 	uint64_t first;
 	bool timer, exited;
+	uint8_t prio_class;	/* its requests' (--ioprio; best effort by default) */
 };
 
 struct replay_io {
@@ -87,6 +88,29 @@ static uint64_t replay_start_at(const struct replay *rp, uint64_t ns)
 	return at < UINT64_MAX / 2 - rp->spec->start ? at + rp->spec->start : UINT64_MAX / 2;
 }
 
+/*
+ * The class --ioprio gives process @pid, named @comm (NULL: unnamed) when
+ * its first record is read: a pid's entry before a name's, the later of
+ * two alike. Each entry that selects it is marked matched.
+ */
+static uint8_t replay_ioprio_of(const struct replay_spec *spec, uint32_t pid, const char *comm)
+{
+	const struct replay_ioprio *by_pid = NULL, *by_name = NULL;
+	size_t i;
+
+	for (i = 0; i < spec->nioprio; i++) {
+		struct replay_ioprio *e = &spec->ioprio[i];
+
+		if (e->by_pid ? e->pid == pid : comm && !strcmp(e->who, comm)) {
+			e->matched = true;
+			*(e->by_pid ? &by_pid : &by_name) = e;
+		}
+	}
+	if (by_pid)
+		return by_pid->prio_class;
+	return by_name ? by_name->prio_class : ANTIC_CLASS_BE;
+}
+
 /* A process for @pid, seen for the first time. -1: out of memory. */
 static __attribute__((noinline)) int replay_proc_new(struct sim *s, uint32_t pid)
 {
@@ -128,6 +152,7 @@ static __attribute__((noinline)) int replay_proc_new(struct sim *s, uint32_t pid
 		antic_proc_init(&p->ap);
 		p->pid = pid;
 		p->head = p->tail = -1;
+		p->prio_class = replay_ioprio_of(rp->spec, pid, comm);
 		if (!ts->has_pids)
 			snprintf(j->name, sizeof(j->name), "%s", trace_device(rp->t));
 		else if (comm)
@@ -204,7 +229,7 @@ replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, bool write, bo
 {
 	struct replay *rp = s->rp;
 	struct replay_proc *p = rp->procs[pi];
-	int li;
+	int li, rc;
 
 	if (rp->free_live < 0) {
 		size_t cap = rp->caplive ? rp->caplive * 2 : 1024, j;
@@ -226,8 +251,12 @@ replay_issue(struct sim *s, int pi, uint64_t sector, uint32_t nr, bool write, bo
 	p->c.any = true;
 	p->c.outstanding++;
 	p->c.last_issue = s->now;
-	return blk_submit_split(s, K_TRACE, &p->ap, (unsigned)li, sector, nr,
-				write, sync, &rp->live[li].pieces);
+	/* the class of the context submitting, as jobs.c sets it around a job's */
+	s->ioprio = p->prio_class;
+	rc = blk_submit_split(s, K_TRACE, &p->ap, (unsigned)li, sector, nr,
+			      write, sync, &rp->live[li].pieces);
+	s->ioprio = ANTIC_CLASS_BE;
+	return rc;
 }
 
 /* replay_try's loop, once there is a record to look at and no timer set */

@@ -199,6 +199,90 @@ else ko "job names cut: $(grep '^random' "$tmp/out")"; fi
 if grep -qE '^kworker/u8:3\[55\] ' "$tmp/out"; then ok "a replay's kworker/u8:3[55] keeps its pid"
 else ko "no kworker/...[pid] row: $(grep kworker "$tmp/out" | head -2)"; fi
 
+# replay --ioprio: a traced process's class reaches the policy. Two
+# processes each read 400 x 128 KiB back to back, "reader" (pid 100) at
+# the disk's start and "backup" (pid 200) 430 GiB away; the reader's
+# runtime alone, beside backup at best effort, and beside it at idle
+prio_trace() {
+	awk -v alone="$1" 'function ts(x) { return sprintf("%d.%09d", int(x), (x - int(x)) * 1e9 + 0.5) }
+	BEGIN { for (i = 0; i < 400; i++) { t = i * 0.002
+		printf "  8,0 0 %d %s 100 Q R %d + 256 [reader]\n", ++n, ts(t), 2048 + i * 256
+		if (!alone) printf "  8,0 0 %d %s 200 Q R %d + 256 [backup]\n", ++n, ts(t), 900000000 + i * 256
+		printf "  8,0 0 %d %s 100 C R %d + 256 [0]\n", ++n, ts(t + 0.002), 2048 + i * 256
+		if (!alone) printf "  8,0 0 %d %s 200 C R %d + 256 [0]\n", ++n, ts(t + 0.002), 900000000 + i * 256 } }'
+}
+prio_trace 0 >"$tmp/two.blkparse"
+prio_trace 1 >"$tmp/alone.blkparse"
+# prio_run SCHED ARGS... TRACE: "READER_MS RT_DISPATCHED IDLE_DISPATCHED"
+prio_run() {
+	sched=$1
+	shift
+	"$sim" replay -q --scheduler "$sched" --output-format json "$@" 2>"$tmp/err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+a = d["antic"].get("anticipation", {})
+print([j["job_runtime"] for j in d["jobs"] if j["jobname"] == "reader[100]"][0],
+      a.get("rt_dispatched", "-"), a.get("idle_dispatched", "-"))' 2>>"$tmp/err"
+}
+for sched in anticipatory deadline; do
+	alone=$(prio_run $sched "$tmp/alone.blkparse")
+	be=$(prio_run $sched "$tmp/two.blkparse")
+	idle=$(prio_run $sched --ioprio backup=3 "$tmp/two.blkparse")
+	idlepid=$(prio_run $sched --ioprio 200=idle:4 "$tmp/two.blkparse")
+	# a pid's entry wins over a name's, whichever comes first
+	pidwins=$(prio_run $sched --ioprio 200=2 --ioprio backup=3 "$tmp/two.blkparse")
+	pidwins2=$(prio_run $sched --ioprio backup=idle --ioprio 200=best-effort "$tmp/two.blkparse")
+	# of two alike, the later
+	later=$(prio_run $sched --ioprio backup=3 --ioprio backup=2 "$tmp/two.blkparse")
+	rt=$(prio_run $sched --ioprio reader=1 "$tmp/two.blkparse")
+	if python3 - $sched "$alone" "$be" "$idle" "$idlepid" "$pidwins" "$pidwins2" "$rt" "$later" <<'PY'
+import sys
+sched = sys.argv[1]
+alone, be, idle, idlepid, pw, pw2, rt, later = [a.split() for a in sys.argv[2:]]
+ms = lambda r: int(r[0])
+near = lambda r: abs(ms(r) - ms(alone)) <= 0.05 * ms(alone)
+ok = near(idle) and near(idlepid) and near(rt) and ms(be) > 1.5 * ms(alone) \
+	and ms(pw) > 1.5 * ms(alone) and ms(pw2) > 1.5 * ms(alone) and ms(later) > 1.5 * ms(alone)
+if sched == "anticipatory":
+	# the counters say which class each request went in
+	ok = ok and idle[2] == "400" and idlepid[2] == "400" and rt[1] == "400" \
+		and be[1:] == ["0", "0"] and pw[1:] == ["0", "0"] and pw2[1:] == ["0", "0"]
+sys.exit(not ok)
+PY
+	then ok "replay --ioprio under $sched: the reader alone ${alone%% *} ms; beside backup at best effort ${be%% *}, at idle ${idle%% *} (by name), ${idlepid%% *} (by pid), itself realtime ${rt%% *}; a pid's best effort over the name's idle ${pidwins%% *}, ${pidwins2%% *}; idle then best effort ${later%% *} (rt_dispatched, idle_dispatched: ${be#* }, ${idle#* }, ${rt#* })"
+	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2', later '$later' ($(head -c 300 "$tmp/err"))"; fi
+done
+# the bad ones: the option and the field named, exit 2, nothing written
+refuses "--ioprio outside replay" 2 "antic-sim: --ioprio is an option of antic-sim replay" \
+	--ioprio=backup=3 examples/write-vs-read.fio
+refuses "--ioprio class" 2 "--ioprio 'x=9': class '9': want 1 (realtime), 2 (best-effort) or 3 (idle)" \
+	replay -q --output "$tmp/p.out" --ioprio x=9 "$tmp/two.blkparse"
+refuses "--ioprio class name" 2 "--ioprio 'x=rt': class 'rt': want 1 (realtime)" \
+	replay -q --ioprio x=rt "$tmp/two.blkparse"
+refuses "--ioprio without a class" 2 "--ioprio 'backup': want WHO=CLASS[:LEVEL]" \
+	replay -q --ioprio backup "$tmp/two.blkparse"
+refuses "--ioprio without WHO" 2 "--ioprio '=3': want WHO=CLASS[:LEVEL]" \
+	replay -q --ioprio =3 "$tmp/two.blkparse"
+refuses "--ioprio level" 2 "--ioprio 'backup=2:8': level '8': want 0-7" \
+	replay -q --ioprio backup=2:8 "$tmp/two.blkparse"
+refuses "--ioprio level of none" 2 "--ioprio 'backup=none:3': level 3: class none takes no level" \
+	replay -q --ioprio backup=none:3 "$tmp/two.blkparse"
+refuses "--ioprio pid" 2 "--ioprio '4294967296=3': pid 4294967296: want at most 4294967295" \
+	replay -q --ioprio 4294967296=3 "$tmp/two.blkparse"
+refuses "--ioprio name" 2 "--ioprio 'a-name-of-17-chars=3': name: a trace records at most 16 characters" \
+	replay -q --ioprio a-name-of-17-chars=3 "$tmp/two.blkparse"
+refuses "--ioprio on a trace without processes" 2 "--ioprio: tests/traces/ssd.mqsim: the disksim-ns format names no processes" \
+	replay -q --ioprio 1=3 tests/traces/ssd.mqsim
+[ -e "$tmp/p.out" ] && ko "a refused --ioprio wrote --output" || ok "a refused --ioprio writes no --output"
+# a WHO that selects no process: said after the run, exit 1, no output kept
+mkdir -p "$tmp/pbt"
+refuses "--ioprio selecting nothing" 1 "--ioprio rsync: no process of that name or pid in $tmp/two.blkparse" \
+	replay -q --output "$tmp/p.out" --write-blktrace "$tmp/pbt" --ioprio backup=3 --ioprio rsync=3 "$tmp/two.blkparse"
+if [ -e "$tmp/p.out" ] || [ -n "$(ls "$tmp/pbt")" ]; then ko "--ioprio selecting nothing left files: $(ls "$tmp" "$tmp/pbt" | tr '\n' ' ')"
+else ok "--ioprio selecting nothing keeps no --output and no --write-blktrace file"; fi
+refuses "--ioprio: each that selects nothing" 1 "--ioprio rsync, 300: no process of those names or pids in" \
+	replay -q --ioprio rsync=3 --ioprio 100=1 --ioprio 300=3 "$tmp/two.blkparse"
+
 # counters: the zero ones hidden, all with --counters
 "$sim" -q --scheduler as "$tmp/j.fio" >"$tmp/out" 2>&1
 "$sim" -q --scheduler as --counters "$tmp/j.fio" >"$tmp/all" 2>&1
