@@ -156,6 +156,7 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 	struct watchdog wd = { 0 };
 	unsigned long warnings = antic_warnings;
 	const char *why = NULL;
+	uint64_t last_work = 0;	/* ns: the last event that moved a request or a job */
 	size_t i;
 	int rc = -1;
 
@@ -233,8 +234,16 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 
 		if (s->stop && (!o->drain || !s->live_rqs))
 			break;
-		if (!event_pop(s, &ev))
-			break;	/* nothing more will happen */
+		if (!event_pop(s, &ev)) {
+			/*
+			 * Nothing more will happen: the run ended at its
+			 * last event that moved work, not at a timer the
+			 * policy or the flusher had set for work long gone
+			 * (an idle class's aging bound would add 10 s).
+			 */
+			s->now = last_work;
+			break;
+		}
 		if (ev.t > w->set.max_time) {
 			r->timed_out = true;
 			break;
@@ -252,6 +261,8 @@ int sim_run(const struct workload *w, enum sim_policy pol,
 		if (handle(s, &ev))
 			goto failed;
 		blk_run_queue(s);
+		if ((ev.type != EV_SCHED && ev.type != EV_FLUSH) || s->live_rqs)
+			last_work = s->now;
 	}
 	if (o->progress)
 		fprintf(stderr, "\r%80s\r", "");

@@ -253,6 +253,15 @@ PY
 	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2', later '$later' ($(head -c 300 "$tmp/err"))"; fi
 done
 # the bad ones: the option and the field named, exit 2, nothing written
+# a replay ends at its last request, not at a timer left for work long
+# gone: the idle class's 10 s aging bound was once the run's time
+end=$("$sim" replay -q --scheduler anticipatory --output-format json --ioprio backup=3 "$tmp/two.blkparse" |
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["antic"]["sim_time_ns"] // 1000000, max(j["job_runtime"] for j in d["jobs"]))' 2>&1)
+if [ "${end% *}" -eq "${end#* }" ] 2>/dev/null; then
+	ok "a replay's time is its last request's: ${end% *} ms"
+else ko "a replay's time is its last request's: '$end' (run ms, last job's runtime ms)"; fi
 refuses "--ioprio outside replay" 2 "antic-sim: --ioprio is an option of antic-sim replay" \
 	--ioprio=backup=3 examples/write-vs-read.fio
 refuses "--ioprio class" 2 "--ioprio 'x=9': class '9': want 1 (realtime), 2 (best-effort) or 3 (idle)" \
