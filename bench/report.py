@@ -1405,7 +1405,7 @@ def readme_section(docs):
                 out.append("")
         errs = [r for r in res if r["sim_error"] is not None]
         if errs:
-            out.append("antic-sim's error against the kernel's median (finished cells), and how "
+            out.append("antic-sim's error against the kernel's median (finished cells; the measured jobs' I/O time where fio gave it), and how "
                        "many meet the target (%d %% raw device, %d %% ext4):"
                        % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"]))
             for s in ("none", "mq-deadline", "anticipatory"):
