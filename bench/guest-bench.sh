@@ -226,7 +226,42 @@ bg() {	# a background load; its fio JSON is printed when stopped
 	bg_pid="$bg_pid $!"
 }
 # load WORKLOAD ROLE: that section of the workload's job file, in the background
-load() { bg "$2" $J/$1.fio --section="$2"; LOADROLE=$2; }
+load() { wbtrace_on; bg "$2" $J/$1.fio --section="$2"; LOADROLE=$2; }
+# WBTRACE=1 (a diagnosis, not a benchmark): writeback's, wbt's, reclaim's
+# and the block layer's trace events from the load's start to its stop,
+# and the memory cgroup's dirty and writeback pages every 100 ms
+wbtrace_on() {
+	[ "${WBTRACE:-0}" = 1 ] || return 0
+	tr=/sys/kernel/debug/tracing
+	echo 0 > $tr/tracing_on; echo > $tr/trace
+	echo 32768 > $tr/buffer_size_kb
+	for e in writeback/balance_dirty_pages writeback/writeback_start writeback/writeback_written \
+		writeback/writeback_queue_io wbt/wbt_step wbt/wbt_stat wbt/wbt_timer wbt/wbt_lat \
+		vmscan/mm_vmscan_throttled block/block_rq_issue block/block_rq_complete; do
+		echo 1 > $tr/events/$e/enable 2>/dev/null || echo "vm: no event $e"
+	done
+	echo 1 > $tr/tracing_on
+	cg=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	while :; do
+		read -r up x < /proc/uptime
+		read -r c u n sy id iw rest < /proc/stat
+		fd= fw= fl=
+		while read -r k v; do
+			case $k in file) fl=$v ;; file_dirty) fd=$v ;; file_writeback) fw=$v ;; esac
+		done < /cg$cg/memory.stat
+		read -r st < /sys/block/$D/stat
+		echo "SMP $up cpu $u $sy $id $iw file $fl dirty $fd wb $fw stat $st"
+		sleep 0.1
+	done > /tmp/smp.out 2>&1 &
+	smp_pid=$!
+}
+wbtrace_off() {
+	[ "${WBTRACE:-0}" = 1 ] || return 0
+	echo 0 > /sys/kernel/debug/tracing/tracing_on
+	kill $smp_pid; wait $smp_pid 2>/dev/null
+	cat /tmp/smp.out
+	grep -v '^#' /sys/kernel/debug/tracing/trace | sed 's/^/WBT /'
+}
 bg_stop() {
 	for p in $bg_pid; do kill -INT $p 2>/dev/null; done
 	for p in $bg_pid; do wait $p 2>/dev/null; done
@@ -289,6 +324,7 @@ measure() {
 	i1=$(idle); c1=$(total)
 	s1=$(hs seeks); b1=$(hs busy_ns); q1=$(hs requests); x1=$(hs sectors)
 	bg_stop
+	wbtrace_off
 	asctr "$tag"
 	el=$((t1 - t0))
 	cens=0

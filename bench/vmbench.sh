@@ -46,6 +46,12 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # (DIAG lines in the log); TRACE=1 the requests inserted (block_rq_insert,
 # with the inserting task) from each start-up's sync to 0.3 s into the
 # program (TRACE lines);
+# WBTRACE=1 traces writeback, wbt, reclaim throttling and the block layer
+# from each Morton load's start to the measured run's end, and samples the
+# memory cgroup's dirty and writeback pages every 100 ms (WBT and SMP lines
+# in the log): a diagnosis, not a benchmark, as it costs the guest CPU
+# (write-vs-tree under none at st2000dm006:32 on 6.12 gave a projected
+# 72 s in a boot with it, 10.9 s in a boot without).
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
 # antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own
@@ -144,6 +150,7 @@ LOADS="$LOADS"
 ANTIC_EXPIRE="${ANTIC_EXPIRE:-}"
 AS_SET="${AS_SET:-}"
 DIAG=${DIAG:-0}
+WBTRACE=${WBTRACE:-0}
 TRACE=${TRACE:-0}
 COST_ANTIC_EXPIRE=${COST_ANTIC_EXPIRE:-6}
 RANDOM_ROOTCG=${RANDOM_ROOTCG:-0}

@@ -51,6 +51,8 @@ echo "== fio's JSON and logs, blktrace's files: read by fio's and blktrace's too
 count tests/sim-outputs.sh
 echo "== disk presets against their published figures"
 count tests/presets.sh
+echo "== antic-sim against the kernel's figures in the head-to-head"
+count tests/sim-vs-kernel.sh
 echo "== bench/replay-startup keeps each process's chain (against a file)"
 count tests/replay-startup.sh
 echo "== bench/report.py on a guest log made by hand"

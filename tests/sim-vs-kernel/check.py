@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Hold antic-sim to the kernel: run each workload of figures.tsv (the
+head-to-head's job files in bench/jobs/) through antic-sim's model of the
+kernel's scheduler on the kernel's disk, as bench/report.py does for its
+prediction, and compare the figure with the kernel's measured one. A row
+marked check counts as PASS or FAIL; a row marked todo (the model misses
+it today) prints its error as "not modelled yet" and does not count.
+
+Usage: check.py [--sim PATH]
+"""
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+# antic-sim's model of each kernel scheduler (antic-sim --list-schedulers)
+MODEL = {"none": "noop", "mq-deadline": "deadline", "anticipatory": "anticipatory"}
+# the measured jobs of each workload, by name prefix (bench/report.py's MEASURED)
+MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tree",
+            "read-vs-fsync": "fsync", "random-vs-write": "rand"}
+# the job files' variables as vmbench sets them for a 20 s cap: a 2 s
+# warm-up, random-vs-write's readers for half the cap
+ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
+
+
+def read_figures():
+    rows = []
+    with open(os.path.join(HERE, "figures.tsv")) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            if cols[0] == "kernel":
+                continue
+            if len(cols) != 10:
+                sys.exit("figures.tsv:%d: want 10 tab-separated columns" % n)
+            kernel, disk, depth, w, sched, fig, val, tol, status, source = cols
+            if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
+                    or status not in ("check", "todo"):
+                sys.exit("figures.tsv:%d: unknown workload, scheduler, figure or status" % n)
+            rows.append(dict(kernel=kernel, disk=disk, depth=int(depth), workload=w,
+                             sched=sched, figure=fig, value=float(val), tol=float(tol),
+                             status=status))
+    return rows
+
+
+def predict(sim, row):
+    """antic-sim's figure for @row: io_s the measured jobs' longest
+    job_runtime (s), p50_ms the mean of their read p50 (ms)."""
+    cmd = [sim, "--quiet", "--output-format", "json", "--scheduler", MODEL[row["sched"]],
+           "--set", "disk=" + row["disk"], "--set", "queue_depth=%d" % row["depth"],
+           os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, **ENV), universal_newlines=True)
+    if p.returncode not in (0, 3):
+        sys.exit("antic-sim failed on %s: %s" % (row["workload"], p.stderr.strip()[:300]))
+    jobs = [j for j in json.loads(p.stdout)["jobs"]
+            if j["jobname"].startswith(MEASURED[row["workload"]])
+            and (j["read"]["total_ios"] or j["write"]["total_ios"])]
+    if not jobs:
+        sys.exit("antic-sim's %s ran no measured job" % row["workload"])
+    if row["figure"] == "p50_ms":
+        return sum(j["read"]["clat_ns"]["percentile"]["50.000000"] for j in jobs) / len(jobs) / 1e6
+    return max(j["job_runtime"] for j in jobs) / 1000
+
+
+def main():
+    sim = os.path.join(TOP, "build", "antic-sim")
+    args = sys.argv[1:]
+    if args[:1] == ["--sim"] and len(args) == 2:
+        sim = args[1]
+    elif args:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    passed = failed = todo = 0
+    for r in read_figures():
+        v = predict(sim, r)
+        err = (v - r["value"]) * 100 / r["value"]
+        what = "%s %s:%d %s %s %s: kernel %.3f, antic-sim %.3f, error %+.0f%% (within %g%%)" % (
+            r["kernel"], r["disk"], r["depth"], r["workload"], r["sched"], r["figure"],
+            r["value"], v, err, r["tol"])
+        if r["status"] == "todo":
+            print("not modelled yet: " + what)
+            todo += 1
+        elif abs(err) <= r["tol"]:
+            print("PASS " + what)
+            passed += 1
+        else:
+            print("FAIL " + what)
+            failed += 1
+    print("%d not modelled yet" % todo)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed or not passed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
