@@ -20,8 +20,9 @@ range reaches up without end) and the ratio of their medians lies beyond
 the instrument's margin, else "within noise"; a cell of one run has no
 range, and no verdict ("one run"). The margin is the spread a null A/B
 showed (--null: its report's JSON; the largest difference between one
-module under two names in one repetition, same seed, same cell), or one
-stated (--margin PCT); without either it is 0 and the ranges alone decide.
+module under two names in one repetition, same seed: that cell's where
+the null A/B ran it, else the largest of all its cells'), or one stated
+(--margin PCT); without either it is 0 and the ranges alone decide.
 
 --ab A:B tabulates scheduler B against A cell by cell and repetition by
 repetition (a null A/B: one module under two names; a known A/B: one
@@ -614,8 +615,17 @@ def build_cells(log):
 
 
 # the instrument's margin (a fraction): the spread a null A/B showed, or
-# one stated; main() sets it from --null or --margin
+# one stated; main() sets it from --null or --margin. CELL_MARGINS: a null
+# A/B's spread per cell it ran, (disk, depth, workload, load) -> fraction;
+# a cell it did not run takes MARGIN, the largest of them
 MARGIN = 0.0
+CELL_MARGINS = {}
+
+
+def cell_margin(key, margin):
+    """The margin of cell KEY (disk, depth, workload, load): the null A/B's
+    spread there where it ran the cell, else MARGIN (or the one given)."""
+    return CELL_MARGINS.get(tuple(key), margin)
 
 
 def beyond(hi, lo, margin):
@@ -651,10 +661,14 @@ def null_margin(path):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise SystemExit("report: --null %s: %s" % (path, e))
-    spreads = [c.get("spread_pct") for c in doc.get("ab", []) if isinstance(c, dict)]
+    cells = [c for c in doc.get("ab", []) if isinstance(c, dict)]
+    spreads = [c.get("spread_pct") for c in cells]
     if not spreads or any(not isinstance(x, (int, float)) for x in spreads):
         raise SystemExit("report: --null %s: no \"ab\" cells with a spread_pct "
                          "(a report of a run with --ab A:B)" % path)
+    for c in cells:
+        key = (c.get("disk"), c.get("depth"), c.get("workload"), c.get("load"))
+        CELL_MARGINS[key] = max(CELL_MARGINS.get(key, 0), c["spread_pct"] / 100)
     return max(spreads) / 100
 
 
@@ -681,14 +695,15 @@ def ab_table(log, cells, a, b, margin):
         if not pairs:
             continue
         ratios = [y / x for _, x, y in pairs]
-        _, v = verdict(sb, sa, margin)
+        margin_k = cell_margin(key, margin)
+        _, v = verdict(sb, sa, margin_k)
         word = {"win": "B lower", "loss": "B higher", "within noise": "same"}.get(v, v)
         if sa["capped"] or sb["capped"]:
             # a stopped run's range reaches up without end: no verdict, the
             # ratios are of projections or bounds
             word = "capped"
         lower = statistics.median(ratios) < 1
-        apart = sum(1 for q in ratios if (beyond(q, 1, margin) if lower else beyond(1, q, margin)))
+        apart = sum(1 for q in ratios if (beyond(q, 1, margin_k) if lower else beyond(1, q, margin_k)))
         out.append({"disk": key[0], "depth": key[1], "workload": key[2], "load": key[3],
                     "a": a, "b": b, "reps": [{"rep": r, "a": x, "b": y} for r, x, y in pairs],
                     "ratios": [round(q, 4) for q in ratios],
@@ -1028,8 +1043,11 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
             txt.append("   (>T: stopped at the cap T; ~T: some run stopped at the cap, its time "
                        "projected from the fraction read or counted at the cap; AS/x: ratio of "
                        "medians, a win or loss only where the ranges do not overlap and the "
-                       "medians differ by more than the margin, %.1f %%; T!: a run "
-                       "killed before its cap is left out)" % (margin * 100))
+                       "medians differ by more than the margin, %s; T!: a run "
+                       "killed before its cap is left out)" % (
+                           "%.1f %%" % (margin * 100) if not CELL_MARGINS else
+                           "the null A/B's spread of the cell, else its largest, %.1f %%"
+                           % (margin * 100)))
             head = "%-26s" % ("start-up / load" if part else "workload")
             head += "".join(" %*s" % (width, s) for s in scheds)
             head += " %19s %19s" % ("AS/mq-deadline", "AS/bfq")
@@ -1047,7 +1065,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                 verdicts = {}
                 for rv in RIVALS:
                     b = summ.get((disk, depth, w, l, rv))
-                    verdicts[rv] = verdict(a, b, margin) if a and b else (None, None)
+                    verdicts[rv] = verdict(a, b, cell_margin((disk, depth, w, l), margin)) \
+                        if a and b else (None, None)
                     line += " %19s" % fmt_verdict(*verdicts[rv])
                 if not part:
                     m = morton.get(example_of(w))
