@@ -20,6 +20,7 @@ echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s
 WARMUP=$WARM
 export WARM=0 RANDRT=$((CAP / 2)) FAIRRT=$CAP	# the job files' variables: this shell sleeps the warm-up
 export BACKUPCLASS=2 PLAYERCLASS=2	# best effort unless a workload names the class
+export PLAYERSIZE=${PLAYERSIZE:-32m}	# bench/jobs/ionice-player.fio's player
 J=/bench/jobs
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"

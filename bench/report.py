@@ -888,6 +888,10 @@ def ionice_guest(cells):
             s = ionice_summary(times)
             if s:
                 row[key] = s
+        for rep in sorted(c.docs):
+            for j in (c.docs[rep].get("measured") or {}).get("jobs", []):
+                if j["jobname"] == "player" and "size" in j.get("job options", {}):
+                    row["player_size"] = j["job options"]["size"]  # PLAYERSIZE, expanded
         if w == "ionice-backup":
             # the idle backup "finishes once the reader stops": in each
             # repetition it moved all of its size and ended after the reader
@@ -930,9 +934,12 @@ def ionice_sim(log, guest):
                 dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
             for kv in log.as_set:
                 dset += ["--set", kv]
+            # the player's size as the guest's fio had it
+            size = next((g["player_size"] for k, g in guest.items()
+                         if k[:2] == (disk, depth) and "player_size" in g), "32m")
             docs = {}
             for w, (jobfile, var, cls) in IONICE.items():
-                env = dict(os.environ, BACKUPCLASS="2", PLAYERCLASS="2")
+                env = dict(os.environ, BACKUPCLASS="2", PLAYERCLASS="2", PLAYERSIZE=size)
                 if var:
                     env[var] = str(cls)
                 fio = alone if w == "ionice-reader-alone" else \

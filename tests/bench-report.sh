@@ -355,7 +355,8 @@ fi
 # reader alone, beside the idle and the best-effort backup; the player at
 # real time and at best effort), the ratios of medians and the verdicts by
 # the ranges; antic-sim's figures from the same job files with the class
-# each workload gives (a fake antic-sim answering by file and class); a
+# each workload gives, the player's size as the guest's fio had it (a
+# fake antic-sim answering by file, class and size); a
 # job that moved all of its size is done though its run stopped at the cap;
 # the idle backup finishes when it moved all of its size after the reader
 python3 - "$out/ionice.log" <<'PY'
@@ -368,7 +369,7 @@ def job(name, d, secs, kb, size):
             "read": x if d == "r" else io, "write": x if d == "w" else io}
 R = lambda t: job("reader", "r", t, 102400, "100m")
 B = lambda t, kb=65536: job("backup", "w", t, kb, "64m")
-P = lambda t: job("player", "r", t, 32768, "32m")
+P = lambda t: job("player", "r", t, 49152, "48m")
 L = job("load", "r", 1, 5000, "1g")
 # per scheduler and workload, one list of jobs per repetition
 runs = {"anticipatory": {"ionice-reader-alone": [[R(1.00)], [R(1.02)], [R(0.98)]],
@@ -403,8 +404,8 @@ case "$f:$BACKUPCLASS:$PLAYERCLASS" in
 */ionice-reader.fio:*) jobs=$(j reader 1010 100m 102400) ;;
 */ionice-backup.fio:3:*) jobs="$(j backup 2500 64m 65536), $(j reader 1030 100m 102400)" ;;
 */ionice-backup.fio:2:*) jobs="$(j backup 2400 64m 65536), $(j reader 1600 100m 102400)" ;;
-*/ionice-player.fio:*:1) jobs=$(j player 250 32m 32768) ;;
-*/ionice-player.fio:*:2) jobs=$(j player 3000 32m 32768) ;;
+*/ionice-player.fio:*:1) [ "$PLAYERSIZE" = 48m ] && jobs=$(j player 250 48m 49152) ;;
+*/ionice-player.fio:*:2) [ "$PLAYERSIZE" = 48m ] && jobs=$(j player 3000 48m 49152) ;;
 *) echo "ionice-sim: unexpected $f $BACKUPCLASS $PLAYERCLASS" >&2; exit 1 ;;
 esac
 d="{\"jobs\": [$jobs]}"
