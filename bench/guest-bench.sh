@@ -19,6 +19,8 @@ echo "vm: boot_id $(cat /proc/sys/kernel/random/boot_id), date $(date -u +%Y-%m-
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=$AS_SET}"
 WARMUP=$WARM
 export WARM=0 RANDRT=$((CAP / 2)) FAIRRT=$CAP	# the job files' variables: this shell sleeps the warm-up
+export BACKUPCLASS=2 PLAYERCLASS=2	# best effort unless a workload names the class
+export PLAYERSIZE=${PLAYERSIZE:-32m}	# bench/jobs/ionice-player.fio's player
 J=/bench/jobs
 modprobe bfq; modprobe kyber-iosched; modprobe crc32c_generic; modprobe ext4
 modprobe anticipatory || echo "vm: anticipatory did not load"
@@ -87,9 +89,9 @@ setup_disk() {
 	if want compile-vs-write || want compile-alone; then
 		lay_out src --name=src --directory=/mnt/src $SRC --rw=write --thinktime=0 || return 1
 	fi
-	# the raw-disk fairness jobs use neither file
+	# the raw-disk fairness and ionice jobs use neither file
 	case "$FRESH $WORKLOADS" in
-	"1 fair-"*) ;;
+	"1 fair-"* | "1 ionice-"*) ;;
 	*)
 		fio --name=r100 --filename=/mnt/r100 --rw=write --bs=1m --size=100m > /dev/null || return 1
 		fio --name=w --filename=/mnt/wfile --rw=write --bs=1m --size=256m > /dev/null || return 1
@@ -299,7 +301,7 @@ measure() {
 	shift
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	case $tag in *-alone | fair-*) ;; *) sleep 3 ;; esac	# let the load get going
+	case $tag in *-alone | fair-* | ionice-*) ;; *) sleep 3 ;; esac	# let the load get going
 	[ "${LOADROLE:-}" = writer ] && settle "$tag"
 	s0=$(hs seeks); b0=$(hs busy_ns); q0=$(hs requests); x0=$(hs sectors)
 	ctr=/sys/kernel/debug/block/$D/sched/counters
@@ -372,6 +374,15 @@ suite() {
 		fresh fair-solo && measure fair-solo-aio $J/fair-aio.fio --section=reader
 		fresh fair-solo && measure fair-solo-psync $J/fair-psync.fio --section=reader
 	fi
+	# ionice's classes on the raw disk, each job file whole with the
+	# class its variable names (fio sets it with ioprio_set), the reader
+	# also alone; the report takes each job's own runtime from fio
+	want ionice-reader-alone && fresh ionice-reader-alone &&
+		measure ionice-reader-alone $J/ionice-backup.fio --section=reader
+	want ionice-backup && fresh ionice-backup && BACKUPCLASS=3 measure ionice-backup $J/ionice-backup.fio
+	want ionice-backup-be && fresh ionice-backup-be && BACKUPCLASS=2 measure ionice-backup-be $J/ionice-backup.fio
+	want ionice-player && fresh ionice-player && PLAYERCLASS=1 measure ionice-player $J/ionice-player.fio
+	want ionice-player-be && fresh ionice-player-be && PLAYERCLASS=2 measure ionice-player-be $J/ionice-player.fio
 }
 
 # startup NAME LOAD: the recorded start-up of NAME (/bench/startup/NAME.blkparse)

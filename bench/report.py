@@ -30,7 +30,10 @@ tunable changed); the JSON's "ab" holds each cell's spread, the null
 margin a later report reads. The fairness workloads (fair-aio,
 fair-psync) get each process's IOPS, p50, p99 and share of the disk: its
 rate beside the other over its rate alone (fair-solo-*), with antic-sim's
-figures for the same job files beside them.
+figures for the same job files beside them. The ionice workloads get each
+job's own runtime (a reader alone and beside an idle-class and a
+best-effort backup, a player at real time and at best effort), their
+ratios judged against ionice's promises by the ranges, antic-sim beside.
 
 Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG... PREFIX
        (several LOGs: one run made in parts, per disk or the start-ups
@@ -830,6 +833,236 @@ def fair_lines(guest, sim):
     return txt
 
 
+# ---- ionice: the I/O priority classes on the raw disk
+
+# the workloads (bench/guest-bench.sh) -> (job file, the class variable and
+# its value); the reader alone is the backup's job file's reader section
+IONICE = {"ionice-reader-alone": ("ionice-backup", None, None),
+          "ionice-backup": ("ionice-backup", "BACKUPCLASS", 3),
+          "ionice-backup-be": ("ionice-backup", "BACKUPCLASS", 2),
+          "ionice-player": ("ionice-player", "PLAYERCLASS", 1),
+          "ionice-player-be": ("ionice-player", "PLAYERCLASS", 2)}
+# the targets: the reader beside the idle-class backup within 10 % of its
+# time alone; the real-time player at least twice as fast as at best effort
+IONICE_READER_MAX = 1.10
+IONICE_SPEEDUP_MIN = 2.0
+
+
+def is_ionice(workload):
+    return workload in IONICE
+
+
+def fio_size_kb(text):
+    """fio's size option ("100m", "64M", "1g", "4096") in KiB (kb_base 1024);
+    None where it is not one."""
+    m = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)i?b?\s*", str(text), re.I)
+    if not m:
+        return None
+    return int(m.group(1)) * 1024 ** " kmgt".index(m.group(2).lower() or " ") // 1024
+
+
+def ionice_job_time(doc, name, capped):
+    """(seconds, done) of job NAME in a fio (or antic-sim) document: its
+    runtime, done if it moved all of its size (or, where its size is not in
+    the document, if the run was not stopped at its cap); None if absent."""
+    for j in (doc or {}).get("jobs", []):
+        if j["jobname"] != name:
+            continue
+        kb = j["read"]["io_kbytes"] + j["write"]["io_kbytes"]
+        size = fio_size_kb(j.get("job options", {}).get("size", ""))
+        done = kb >= size if size else not capped
+        return j["job_runtime"] / 1000, done
+    return None
+
+
+def ionice_summary(times):
+    """[(s, done)] of the repetitions -> {median, min, max, lo, hi, n,
+    done}: lo and hi bound the true figure (a job stopped at the cap took
+    at least its time: no upper bound)."""
+    if not times:
+        return None
+    v = [t for t, _ in times]
+    done = all(d for _, d in times)
+    return {"median": round(statistics.median(v), 3), "min": round(min(v), 3), "max": round(max(v), 3),
+            "lo": min(v), "hi": max(v) if done else math.inf, "n": len(v), "done": done}
+
+
+def ionice_judge(num, den, bound, at_most):
+    """The ratio num / den of medians and its verdict against BOUND: "met"
+    when every value the ranges allow meets it, "missed" when none does,
+    else "unsettled"; "one run" with a single repetition on either side."""
+    if not num or not den or not den["median"]:
+        return None, None
+    r = num["median"] / den["median"]
+    if num["n"] < 2 or den["n"] < 2:
+        return r, "one run"
+    if at_most:  # num <= bound * den
+        met, missed = num["hi"] <= bound * den["lo"], num["lo"] > bound * den["hi"]
+    else:        # num >= bound * den
+        met, missed = num["lo"] >= bound * den["hi"], num["hi"] < bound * den["lo"]
+    return r, "met" if met else "missed" if missed else "unsettled"
+
+
+def ionice_guest(cells):
+    """(disk, depth, sched) -> {figure: summary} from the guest's runs:
+    reader_alone, reader_idle and backup_idle (ionice-backup), reader_be
+    and backup_be (ionice-backup-be), player_rt, player_be."""
+    figs = {"ionice-reader-alone": (("reader", "reader_alone"),),
+            "ionice-backup": (("reader", "reader_idle"), ("backup", "backup_idle")),
+            "ionice-backup-be": (("reader", "reader_be"), ("backup", "backup_be")),
+            "ionice-player": (("player", "player_rt"),),
+            "ionice-player-be": (("player", "player_be"),)}
+    acc = {}
+    for (disk, depth, w, load, sched), c in cells.items():
+        if w not in figs:
+            continue
+        row = acc.setdefault((disk, depth, sched), {})
+        for job, key in figs[w]:
+            times = []
+            for rep in sorted(c.runs):
+                t = ionice_job_time(c.docs.get(rep, {}).get("measured"), job, c.runs[rep]["capped"])
+                if t is not None:
+                    times.append(t)
+            s = ionice_summary(times)
+            if s:
+                row[key] = s
+        for rep in sorted(c.docs):
+            for j in (c.docs[rep].get("measured") or {}).get("jobs", []):
+                if j["jobname"] == "player" and "size" in j.get("job options", {}):
+                    row["player_size"] = j["job options"]["size"]  # PLAYERSIZE, expanded
+        if w == "ionice-backup":
+            # the idle backup "finishes once the reader stops": in each
+            # repetition it moved all of its size and ended after the reader
+            after = []
+            for rep in sorted(c.runs):
+                doc, capped = c.docs.get(rep, {}).get("measured"), c.runs[rep]["capped"]
+                b, r = ionice_job_time(doc, "backup", capped), ionice_job_time(doc, "reader", capped)
+                if b is not None and r is not None:
+                    after.append(b[1] and b[0] >= r[0])
+            row["backup_after"] = after
+    return acc
+
+
+def ionice_sim(log, guest):
+    """The same figures from antic-sim: (disk, depth, sched) -> {figure:
+    seconds}, each job file with the class its workload gives, and the
+    reader's section alone, under each of antic-sim's schedulers (by the
+    Linux scheduler that plays it)."""
+    sim = sim_binary()
+    if not sim or not guest:
+        return {}
+    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
+    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+    runs = {"reader_alone": ("ionice-reader-alone", "reader"),
+            "reader_idle": ("ionice-backup", "reader"), "backup_idle": ("ionice-backup", "backup"),
+            "reader_be": ("ionice-backup-be", "reader"), "backup_be": ("ionice-backup-be", "backup"),
+            "player_rt": ("ionice-player", "player"), "player_be": ("ionice-player-be", "player")}
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        # the reader alone: [global] and its own section
+        path = os.path.join(TOP, "bench", "jobs", "ionice-backup.fio")
+        with open(path, encoding="utf-8") as f:
+            parts = re.split(r"(?m)^(?=\[)", f.read())
+        alone = os.path.join(tmp, "ionice-reader.fio")
+        with open(alone, "w", encoding="utf-8") as f:
+            f.write("".join(x for x in parts if x.startswith(("[global]", "[reader]"))))
+        for disk, depth in sorted({k[:2] for k in guest}, key=str):
+            dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+            if log.read_ahead_kb:
+                dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
+            for kv in log.as_set:
+                dset += ["--set", kv]
+            # the player's size as the guest's fio had it
+            size = next((g["player_size"] for k, g in guest.items()
+                         if k[:2] == (disk, depth) and "player_size" in g), "32m")
+            docs = {}
+            for w, (jobfile, var, cls) in IONICE.items():
+                env = dict(os.environ, BACKUPCLASS="2", PLAYERCLASS="2", PLAYERSIZE=size)
+                if var:
+                    env[var] = str(cls)
+                fio = alone if w == "ionice-reader-alone" else \
+                    os.path.join(TOP, "bench", "jobs", jobfile + ".fio")
+                docs[w] = run_sim(sim, dset + [fio], env) or {}
+            for key, (w, job) in runs.items():
+                for s, r in docs[w].get("schedulers", {}).items():
+                    t = ionice_job_time(r, job, False)
+                    if t is not None:
+                        out.setdefault((disk, depth, sim_sched.get(s, s)), {})[key] = t[0]
+    return out
+
+
+def ionice_rows(guest, sim):
+    """One row per (disk, depth, sched): the figures, ratios and verdicts."""
+    rows = []
+    for k in sorted(guest, key=lambda k: (k[0], k[1], SCHEDS.index(k[2]) if k[2] in SCHEDS else 99, k[2])):
+        g, m = guest[k], sim.get(k, {})
+        ratio_, rv = ionice_judge(g.get("reader_idle"), g.get("reader_alone"), IONICE_READER_MAX, True)
+        speed, pv = ionice_judge(g.get("player_be"), g.get("player_rt"), IONICE_SPEEDUP_MIN, False)
+        b = g.get("backup_idle")
+        after = g.get("backup_after", [])
+        bv = None if not after else "one run" if len(after) < 2 else "met" if all(after) else "missed"
+        row = {"disk": k[0], "depth": k[1], "scheduler": k[2]}
+        for f in ("reader_alone", "reader_idle", "reader_be", "backup_idle", "backup_be",
+                  "player_rt", "player_be"):
+            s = g.get(f)
+            row[f + "_s"] = None if not s else {x: s[x] for x in ("median", "min", "max", "n", "done")}
+        row["reader_ratio"] = None if ratio_ is None else round(ratio_, 3)
+        row["reader_verdict"] = rv
+        row["backup_verdict"] = bv
+        row["player_speedup"] = None if speed is None else round(speed, 3)
+        row["player_verdict"] = pv
+        sr = lambda a, b: round(m[a] / m[b], 3) if m.get(a) is not None and m.get(b) else None
+        row["sim"] = None if not m else dict({f + "_s": round(v, 3) for f, v in m.items()},
+                                             reader_ratio=sr("reader_idle", "reader_alone"),
+                                             player_speedup=sr("player_be", "player_rt"))
+        rows.append(row)
+    return rows
+
+
+def ionice_lines(rows):
+    if not rows:
+        return []
+    def fig(row, f):
+        s = row[f + "_s"]
+        if not s:
+            return "-"
+        t = ("%.2f" if s["done"] else "~%.2f") % s["median"]
+        if s["min"] != s["max"]:
+            t += " [%.2f-%.2f]" % (s["min"], s["max"])
+        sim = (row["sim"] or {}).get(f + "_s")
+        return t + (" {%.2f}" % sim if sim is not None else "")
+    def judged(row, r, v):
+        if row[r] is None:
+            return "-"
+        t = "%.2f" % row[r]
+        sim = (row["sim"] or {}).get(r)
+        return t + (" {%.2f}" % sim if sim is not None else "") + " " + (row[v] or "")
+    txt = ["", "== ionice on the raw disk: a buffered sequential reader alone and beside a 1 MiB "
+           "O_DIRECT backup under ionice -c3 (idle) and -c2 (best effort), s; target: the reader "
+           "beside the idle backup within %.2fx its time alone, the idle backup finishing after "
+           "the reader (every repetition); median [min-max] of the repetitions, {antic-sim}, ~T: some repetition stopped at the cap (counted at its time then); "
+           "met / missed only where the ranges decide" % IONICE_READER_MAX]
+    txt.append("%-14s %5s %-13s %26s %26s %22s %26s %8s %26s" % (
+        "disk", "depth", "scheduler", "reader alone", "beside -c3", "ratio, target",
+        "-c3 backup ends", "finished", "beside -c2"))
+    for r in rows:
+        txt.append("%-14s %5d %-13s %26s %26s %22s %26s %8s %26s" % (
+            r["disk"], r["depth"], r["scheduler"], fig(r, "reader_alone"), fig(r, "reader_idle"),
+            judged(r, "reader_ratio", "reader_verdict"), fig(r, "backup_idle"), r["backup_verdict"] or "-",
+            fig(r, "reader_be")))
+    txt.append("")
+    txt.append("== ionice on the raw disk: a 128 KiB sequential player beside ten streaming readers "
+               "under ionice -c1 (real time) and -c2 (best effort), s; target: a speed-up of at "
+               "least %.1fx; median [min-max], {antic-sim}" % IONICE_SPEEDUP_MIN)
+    txt.append("%-14s %5s %-13s %26s %26s %22s" % ("disk", "depth", "scheduler", "player -c1",
+                                                  "player -c2", "speed-up, target"))
+    for r in rows:
+        txt.append("%-14s %5d %-13s %26s %26s %22s" % (
+            r["disk"], r["depth"], r["scheduler"], fig(r, "player_rt"), fig(r, "player_be"),
+            judged(r, "player_speedup", "player_verdict")))
+    return txt
+
+
 def instrument_lines(log, cells):
     """The guest's idle CPU per cell and the host's wall time per run
     (from the WALL stamps: a run's is the time since the previous RES,
@@ -1019,6 +1252,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
     workloads = []
     for r in log.res:
         w, load = split_tag(r["tag"])
+        if is_ionice(w):
+            continue  # each job's own time, in the ionice tables
         if (w, load) not in workloads:
             workloads.append((w, load))
     txt = ["antic vmbench on %s: hddsim, ext4 on its first 20 GiB, page cache 256 MB (memcg)%s"
@@ -1200,6 +1435,9 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
     fg = fair_guest(cells)
     fs = fair_sim(log, cells) if fg else {}
     txt.extend(fair_lines(fg, fs))
+    ig = ionice_guest(cells)
+    ionice_json = ionice_rows(ig, ionice_sim(log, ig) if ig else {})
+    txt.extend(ionice_lines(ionice_json))
     fair_json = [{"disk": k[0], "depth": k[1], "workload": k[2], "scheduler": k[3], "job": k[4],
                   "iops": round(v[0], 1), "p50_ms": round(v[1], 3), "p99_ms": round(v[2], 3),
                   "share": None if v[3] is None else round(v[3], 3),
@@ -1261,6 +1499,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
         f.write(",".join("\n  " + json.dumps(r) for r in ab_rows))
         f.write("\n ],\n \"fairness\": [")
         f.write(",".join("\n  " + json.dumps(r) for r in fair_json))
+        f.write("\n ],\n \"ionice\": [")
+        f.write(",".join("\n  " + json.dumps(r) for r in ionice_json))
         f.write("\n ]\n}\n")
     return plot
 

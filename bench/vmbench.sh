@@ -75,6 +75,7 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # (2 vCPUs, FRESH=0, fio's own seeds unless SEED is given).
 # VARIANT_SET="SCHED:name=value ..." sets a tunable of the scheduler named
 # (a variant from VM_EXTRA_KO, say) before each of its runs.
+# PLAYERSIZE: the ionice player's size (bench/jobs/ionice-player.fio, 32m).
 # The host stamps each RES line with its wall time ("WALL ms" after it):
 # the report gives the wall time a run costs. REPORT_ARGS go to
 # bench/report.py: --null JSON (a null A/B's report: the verdicts' margin),
@@ -158,6 +159,7 @@ FRESH=$FRESH
 WB_MB=$WB_MB
 SEED=$SEED
 VARIANT_SET="${VARIANT_SET:-}"
+PLAYERSIZE=${PLAYERSIZE:-32m}
 P
 export VM_PROGS="$top/build/replay-startup" VM_BENCH_FILES="$top/bench/jobs $top/bench/startup"
 TIMEOUT=$((per_kernel * 2 + 600))	# twice the bound: a hung guest still ends

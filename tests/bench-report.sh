@@ -392,6 +392,100 @@ if ! rp2 "$out/part1.log" "$out/part1.log" "$out/twice" 2> "$out/twice.err" &&
 else
 	cat "$out/twice.err" "$out/kv.err"; ko "parts refused: a cell twice, two kernels"
 fi
+# ionice: each job's own runtime from the measured run's fio JSON (the
+# reader alone, beside the idle and the best-effort backup; the player at
+# real time and at best effort), the ratios of medians and the verdicts by
+# the ranges; antic-sim's figures from the same job files with the class
+# each workload gives, the player's size as the guest's fio had it (a
+# fake antic-sim answering by file, class and size); a
+# job that moved all of its size is done though its run stopped at the cap;
+# the idle backup finishes when it moved all of its size after the reader
+python3 - "$out/ionice.log" <<'PY'
+import json, sys
+def job(name, d, secs, kb, size):
+    io = {"io_bytes": 0, "io_kbytes": 0, "bw_bytes": 0, "bw": 0, "iops": 0, "runtime": 0, "total_ios": 0,
+          "clat_ns": {"percentile": {}}}
+    x = dict(io, io_kbytes=kb, io_bytes=kb * 1024, total_ios=kb // 128, runtime=int(secs * 1000))
+    return {"jobname": name, "job_runtime": int(secs * 1000), "job options": {"size": size},
+            "read": x if d == "r" else io, "write": x if d == "w" else io}
+R = lambda t: job("reader", "r", t, 102400, "100m")
+B = lambda t, kb=65536: job("backup", "w", t, kb, "64m")
+P = lambda t: job("player", "r", t, 49152, "48m")
+L = job("load", "r", 1, 5000, "1g")
+# per scheduler and workload, one list of jobs per repetition
+runs = {"anticipatory": {"ionice-reader-alone": [[R(1.00)], [R(1.02)], [R(0.98)]],
+                         "ionice-backup": [[B(1.8), R(1.05)], [B(1.9), R(1.06)], [B(2.0), R(1.04)]],
+                         "ionice-backup-be": [[B(1.5), R(1.5)], [B(1.6), R(1.6)], [B(1.4), R(1.4)]],
+                         "ionice-player": [[P(0.30), L], [P(0.32), L], [P(0.31), L]],
+                         "ionice-player-be": [[P(2.0), L], [P(2.2), L], [P(1.9), L]]},
+        "mq-deadline": {"ionice-reader-alone": [[R(1.00)], [R(1.02)], [R(0.98)]],
+                        "ionice-backup": [[B(1.8), R(1.4)], [B(1.9), R(1.5)], [B(10.0, 30000), R(1.3)]],
+                        "ionice-backup-be": [[B(1.5), R(1.5)], [B(1.6), R(1.6)], [B(1.4), R(1.4)]],
+                        "ionice-player": [[P(0.50), L], [P(0.60), L], [P(0.55), L]],
+                        "ionice-player-be": [[P(1.0), L], [P(1.3), L], [P(1.1), L]]}}
+# bfq's idle backup writes all of it but once ends before the reader: not after it
+runs["bfq"] = dict(runs["anticipatory"], **{"ionice-backup": [[B(1.8), R(1.05)], [B(0.9), R(1.2)], [B(2.0), R(1.04)]]})
+with open(sys.argv[1], "w") as f:
+    f.write("vm: kernel 6.12.0-test, 1 cpus, quick=0 reps=3 cap=10s (compile 90s, start-up 10s) "
+            "disks=sata7200:1 warm=2s time_scale=1\nDISK sata7200 1\n")
+    for rep in (1, 2, 3):
+        for s, ws in runs.items():
+            for w, reps in ws.items():
+                capped = 1 if max(j["job_runtime"] for j in reps[rep - 1]) >= 9500 else 0
+                f.write("RES 1 %s %s %d 3000 %d 90 100 1000 10000 900 0\n" % (w, s, rep, capped))
+                f.write("FIO 1 %s %s %d measured %s\n" % (w, s, rep, json.dumps({"jobs": reps[rep - 1]})))
+PY
+cat > "$out/ionice-sim.sh" <<'SH'
+#!/bin/sh
+# a fake antic-sim: one figure per job file and class, as antic-sim's JSON
+[ "$1" = --list-schedulers ] && { printf 'noop none\ndeadline mq-deadline\nanticipatory anticipatory as\n'; exit 0; }
+for a; do f=$a; done
+j() { printf '{"jobname": "%s", "job_runtime": %d, "job options": {"size": "%s"}, "read": {"io_kbytes": %d}, "write": {"io_kbytes": 0}}' "$@"; }
+case "$f:$BACKUPCLASS:$PLAYERCLASS" in
+*/ionice-reader.fio:*) jobs=$(j reader 1010 100m 102400) ;;
+*/ionice-backup.fio:3:*) jobs="$(j backup 2500 64m 65536), $(j reader 1030 100m 102400)" ;;
+*/ionice-backup.fio:2:*) jobs="$(j backup 2400 64m 65536), $(j reader 1600 100m 102400)" ;;
+*/ionice-player.fio:*:1) [ "$PLAYERSIZE" = 48m ] && jobs=$(j player 250 48m 49152) ;;
+*/ionice-player.fio:*:2) [ "$PLAYERSIZE" = 48m ] && jobs=$(j player 3000 48m 49152) ;;
+*) echo "ionice-sim: unexpected $f $BACKUPCLASS $PLAYERCLASS" >&2; exit 1 ;;
+esac
+d="{\"jobs\": [$jobs]}"
+echo "{\"schedulers\": {\"deadline\": $d, \"anticipatory\": $d}}"
+SH
+chmod +x "$out/ionice-sim.sh"
+if ANTIC_SIM="$out/ionice-sim.sh" python3 bench/report.py "$out/ionice.log" "$out/i" > /dev/null 2> "$out/i.err" &&
+	python3 -c 'import json, sys
+r = {x["scheduler"]: x for x in json.load(open(sys.argv[1]))["ionice"]}
+a, d = r["anticipatory"], r["mq-deadline"]
+med = lambda x, f: x[f + "_s"]["median"]
+ok = (med(a, "reader_alone"), med(a, "reader_idle"), med(a, "backup_idle"), med(a, "reader_be"),
+      med(a, "player_rt"), med(a, "player_be")) == (1.0, 1.05, 1.9, 1.5, 0.31, 2.0) \
+    and (a["reader_ratio"], a["reader_verdict"], a["backup_verdict"]) == (1.05, "met", "met") \
+    and (a["player_speedup"], a["player_verdict"]) == (6.452, "met") \
+    and (d["reader_ratio"], d["reader_verdict"], d["backup_verdict"]) == (1.4, "missed", "missed") \
+    and d["backup_idle_s"]["done"] is False and d["backup_idle_s"]["max"] == 10.0 \
+    and d["reader_idle_s"]["done"] is True \
+    and (d["player_speedup"], d["player_verdict"]) == (2.0, "unsettled") \
+    and a["sim"] == {"reader_alone_s": 1.01, "reader_idle_s": 1.03, "backup_idle_s": 2.5, "reader_be_s": 1.6,
+                     "backup_be_s": 2.4, "player_rt_s": 0.25, "player_be_s": 3.0,
+                     "reader_ratio": 1.02, "player_speedup": 12.0} \
+    and (r["bfq"]["backup_verdict"], r["bfq"]["backup_idle_s"]["done"], r["bfq"]["sim"]) == ("missed", True, None) \
+    and len(r) == 3 and not any(x["workload"].startswith("ionice") for x in json.load(open(sys.argv[1]))["results"])
+sys.exit(0 if ok else 1)' "$out/i.json" &&
+	grep -Eq '^sata7200 +1 anticipatory +1\.00 \[0\.98-1\.02\] \{1\.01\} +1\.05 \[1\.04-1\.06\] \{1\.03\} +1\.05 \{1\.02\} met +1\.90 \[1\.80-2\.00\] \{2\.50\} +met ' "$out/i.txt" &&
+	grep -Eq '^sata7200 +1 mq-deadline +.* 1\.40 \{1\.02\} missed +~1\.90 \[1\.80-10\.00\] \{2\.50\} +missed ' "$out/i.txt" &&
+	grep -Eq '^sata7200 +1 mq-deadline +0\.55 \[0\.50-0\.60\] \{0\.25\} +1\.10 \[1\.00-1\.30\] \{3\.00\} +2\.00 \{12\.00\} unsettled$' "$out/i.txt"; then
+	ok "ionice: each job's time, the ratios and verdicts by the ranges, antic-sim's by file and class"
+else
+	cat "$out/i.err"; sed -n '/== ionice/,$p' "$out/i.txt"; ko "ionice: each job's time, the ratios and verdicts by the ranges, antic-sim's by file and class"
+fi
+# the guest runs each ionice workload in the class its name promises
+check "ionice: guest-bench.sh's classes" sh -c "grep -q 'BACKUPCLASS=3 measure ionice-backup ' bench/guest-bench.sh &&
+	grep -q 'BACKUPCLASS=2 measure ionice-backup-be ' bench/guest-bench.sh &&
+	grep -q 'PLAYERCLASS=1 measure ionice-player ' bench/guest-bench.sh &&
+	grep -q 'PLAYERCLASS=2 measure ionice-player-be ' bench/guest-bench.sh &&
+	grep -q '^prioclass=\\\${BACKUPCLASS}$' bench/jobs/ionice-backup.fio &&
+	grep -q '^prioclass=\\\${PLAYERCLASS}$' bench/jobs/ionice-player.fio"
 # guest-bench.sh's order of the schedulers: rotated by one per repetition
 rot=$(sed -n '/^rotated() {/,/^}/p' bench/guest-bench.sh)
 order=$(SCHEDS="a b c" sh -c "$rot"'
