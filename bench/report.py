@@ -21,7 +21,8 @@ the instrument's margin, else "within noise"; a cell of one run has no
 range, and no verdict ("one run"). The margin is the spread a null A/B
 showed (--null: its report's JSON; the largest difference between one
 module under two names in one repetition, same seed: that cell's where
-the null A/B ran it, else the largest of all its cells'), or one stated
+the null A/B ran it, but at least 2 %, else the largest of all its
+cells'), or one stated
 (--margin PCT); without either it is 0 and the ranges alone decide.
 
 --ab A:B tabulates scheduler B against A cell by cell and repetition by
@@ -625,10 +626,20 @@ MARGIN = 0.0
 CELL_MARGINS = {}
 
 
+# a null A/B's spread taken as a cell's margin is never below the
+# tolerance two boots of one configuration are held to (repeat_table's):
+# a cell that repeats to 0.1 % in one boot still moves that much between
+# boots, and a difference within it is no verdict
+MIN_CELL_MARGIN = 0.02
+
+
 def cell_margin(key, margin):
     """The margin of cell KEY (disk, depth, workload, load): the null A/B's
-    spread there where it ran the cell, else MARGIN (or the one given)."""
-    return CELL_MARGINS.get(tuple(key), margin)
+    spread there where it ran the cell (at least MIN_CELL_MARGIN), else
+    MARGIN (or the one given)."""
+    if tuple(key) in CELL_MARGINS:
+        return max(CELL_MARGINS[tuple(key)], MIN_CELL_MARGIN)
+    return margin
 
 
 def beyond(hi, lo, margin):

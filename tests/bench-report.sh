@@ -309,6 +309,13 @@ awk '{ print } ($1 == "RES" || $1 == "FIO") && $4 == "anticipatory" && $3 == "wr
 	$4 = "asbase"; if ($1 == "RES" && $5 == 1 && $2 == 1) $6 = $6 * 1.2; print }' $dir/guest2.log > "$out/null2.log"
 rp --ab anticipatory:asbase "$out/null2.log" "$out/null2" && rp --null "$out/null2.json" "$out/close.log" "$out/c4"
 check "verdict: each cell by its own null spread" test "$(vs "$out/c4.json")" = win
+# and never below 2 %: anticipatory 5.01-5.03 s against mq-deadline's
+# 5.06-5.08 s, the ranges apart, a null spread of 0 %: 1 % is no verdict
+awk '$1 == "RES" && $2 == 32 && $3 == "write-vs-read" && $4 == "anticipatory" { $6 = 5000 + 10 * $5 }
+	$1 == "RES" && $2 == 32 && $3 == "write-vs-read" && $4 == "mq-deadline" { $6 = 5050 + 10 * $5 } { print }' \
+	$dir/guest2.log > "$out/near.log"
+rp "$out/near.log" "$out/n0" && rp --null "$out/null2.json" "$out/near.log" "$out/n1"
+check "verdict: a cell's null margin is at least 2 %" test "$(vs "$out/n0.json") $(vs "$out/n1.json")" = "win within noise"
 if ! python3 bench/report.py --null "$out/c0.json" "$out/close.log" "$out/c3" > /dev/null 2> "$out/c3.err" &&
 	grep -q "c0.json: no \"ab\" cells" "$out/c3.err" && [ ! -e "$out/c3.txt" ]; then
 	ok "--null without A/B cells: an error naming the file, nothing written"
