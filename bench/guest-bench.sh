@@ -112,7 +112,7 @@ free_mnt() {
 	for p in /proc/[0-9]*; do
 		pid=${p#/proc/}
 		[ "$pid" = $$ ] && continue
-		for f in $p/cwd $p/fd/*; do
+		for f in $p/cwd $p/root $p/fd/*; do
 			case $(readlink $f 2>/dev/null) in
 			/mnt | /mnt/*)
 				echo "vm: killed $pid ($(cat $p/comm 2>/dev/null)), still holding /mnt"
@@ -125,8 +125,18 @@ free_mnt() {
 	sleep 1
 }
 
+# a killed process in D state lets go of /mnt once its I/O ends: up to 10 tries
 teardown_disk() {
-	{ umount /mnt 2>/dev/null || { free_mnt; umount /mnt; }; } && rmmod hddsim
+	umount /mnt 2>/dev/null || {
+		free_mnt
+		n=0
+		until umount /mnt 2>/dev/null; do
+			n=$((n + 1))
+			[ $n -lt 10 ] || { umount /mnt; return 1; }
+			sleep 1
+		done
+	}
+	rmmod hddsim
 }
 
 # the scheduler SCHED and its tunables on the disk (again after each fresh
@@ -257,10 +267,11 @@ wbtrace_on() {
 	done > /tmp/smp.out 2>&1 &
 	smp_pid=$!
 }
-wbtrace_off() {
-	[ "${WBTRACE:-0}" = 1 ] || return 0
+wbtrace_off() {	# only after a wbtrace_on of this run: no sampler, nothing to print
+	[ "${WBTRACE:-0}" = 1 ] && [ -n "${smp_pid:-}" ] || return 0
 	echo 0 > /sys/kernel/debug/tracing/tracing_on
 	kill $smp_pid; wait $smp_pid 2>/dev/null
+	smp_pid=
 	cat /tmp/smp.out
 	grep -v '^#' /sys/kernel/debug/tracing/trace | sed 's/^/WBT /'
 }

@@ -295,14 +295,19 @@ def read_log(path):
 
 def merge_logs(logs, paths):
     """One Log of a run made in parts (per disk, or the start-ups apart):
-    the parts must be of one kernel and one instrument (cap, warm-up, time
-    scale, clock), and no cell may be in two of them. Returns (log, None)
-    or (None, why)."""
+    the parts must be boots of one kernel and one instrument (cap, warm-up,
+    time scale, clock, the start-ups' offset, AS_SET, read-ahead), each its
+    own boot, and no cell may be in two of them. Returns (log, None) or
+    (None, why)."""
     base = logs[0]
     base.parts = [(paths[0], base.walls[-1] if base.walls else None)]
     keys = {(r["disk"], r["depth"], r["tag"], r["sched"], r["rep"]) for r in base.res}
     for other, path in zip(logs[1:], paths[1:]):
-        for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick"):
+        if other.boot_id and other.boot_id == base.boot_id:
+            return None, "%s: the same boot (boot_id %s) as %s: a part is its own boot" % (
+                path, other.boot_id, paths[0])
+        for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick", "startup_offset",
+                     "as_set", "read_ahead_kb"):
             if getattr(other, attr) != getattr(base, attr):
                 return None, "%s: %s %s, but %s has %s" % (
                     path, attr, getattr(other, attr), paths[0], getattr(base, attr))
@@ -635,11 +640,11 @@ MIN_CELL_MARGIN = 0.02
 
 def cell_margin(key, margin):
     """The margin of cell KEY (disk, depth, workload, load): the null A/B's
-    spread there where it ran the cell (at least MIN_CELL_MARGIN), else
-    MARGIN (or the one given)."""
+    spread there where it ran the cell, else its largest (MARGIN, or the
+    one given); a null A/B's margin is at least MIN_CELL_MARGIN."""
     if tuple(key) in CELL_MARGINS:
         return max(CELL_MARGINS[tuple(key)], MIN_CELL_MARGIN)
-    return margin
+    return max(margin, MIN_CELL_MARGIN) if CELL_MARGINS else margin
 
 
 def beyond(hi, lo, margin):
@@ -987,7 +992,10 @@ def ionice_sim(log, guest):
             size = next((g["player_size"] for k, g in guest.items()
                          if k[:2] == (disk, depth) and "player_size" in g), "32m")
             docs = {}
+            ran = {r["tag"] for r in log.res if (r["disk"], r["depth"]) == (disk, depth)}
             for w, (jobfile, var, cls) in IONICE.items():
+                if w not in ran:  # only what the guest ran beside it
+                    continue
                 env = dict(os.environ, BACKUPCLASS="2", PLAYERCLASS="2", PLAYERSIZE=size)
                 if var:
                     env[var] = str(cls)
@@ -995,7 +1003,7 @@ def ionice_sim(log, guest):
                     os.path.join(TOP, "bench", "jobs", jobfile + ".fio")
                 docs[w] = run_sim(sim, dset + [fio], env) or {}
             for key, (w, job) in runs.items():
-                for s, r in docs[w].get("schedulers", {}).items():
+                for s, r in docs.get(w, {}).get("schedulers", {}).items():
                     t = ionice_job_time(r, job, False)
                     if t is not None:
                         out.setdefault((disk, depth, sim_sched.get(s, s)), {})[key] = t[0]

@@ -49,9 +49,9 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # WBTRACE=1 traces writeback, wbt, reclaim throttling and the block layer
 # from each Morton load's start to the measured run's end, and samples the
 # memory cgroup's dirty and writeback pages every 100 ms (WBT and SMP lines
-# in the log): a diagnosis, not a benchmark, as it costs the guest CPU
-# (write-vs-tree under none at st2000dm006:32 on 6.12 gave a projected
-# 72 s in a boot with it, 10.9 s in a boot without).
+# in the log): a diagnosis, not a benchmark: the tracing costs the guest's
+# CPU, which decides some cells, so its figures are not comparable with a
+# run without it.
 # RANDOM_ROOTCG=1 runs random-vs-write's readers outside the memory cgroup.
 # COSTREPS rounds of COSTRUN s of the null_blk cost runs (anticipatory's
 # antic_expire there: COST_ANTIC_EXPIRE ms, default 6, where null_blk's own

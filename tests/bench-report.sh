@@ -394,10 +394,14 @@ sed 's/^vm: kernel 6.12.0-test,/vm: kernel 7.0.0-test,/' "$out/part2.log" > "$ou
 if ! rp2 "$out/part1.log" "$out/part1.log" "$out/twice" 2> "$out/twice.err" &&
 	grep -q "st2000dm006 32 .* is in an earlier part too" "$out/twice.err" && [ ! -e "$out/twice.txt" ] &&
 	! rp2 "$out/part1.log" "$out/part2k.log" "$out/kv" 2> "$out/kv.err" &&
-	grep -q "kver 7.0.0-test, but .*part1.log has 6.12.0-test" "$out/kv.err" && [ ! -e "$out/kv.txt" ]; then
-	ok "parts refused: a cell twice, two kernels"
+	grep -q "kver 7.0.0-test, but .*part1.log has 6.12.0-test" "$out/kv.err" && [ ! -e "$out/kv.txt" ] &&
+	{ echo "vm: boot_id b-1, date x"; cat "$out/part1.log"; } > "$out/b1.log" &&
+	{ echo "vm: boot_id b-1, date x"; cat "$out/part2.log"; } > "$out/b2.log" &&
+	! rp2 "$out/b1.log" "$out/b2.log" "$out/b" 2> "$out/b.err" &&
+	grep -q "b2.log: the same boot (boot_id b-1) as .*b1.log" "$out/b.err" && [ ! -e "$out/b.txt" ]; then
+	ok "parts refused: a cell twice, two kernels, one boot twice"
 else
-	cat "$out/twice.err" "$out/kv.err"; ko "parts refused: a cell twice, two kernels"
+	cat "$out/twice.err" "$out/kv.err" "$out/b.err"; ko "parts refused: a cell twice, two kernels, one boot twice"
 fi
 # ionice: each job's own runtime from the measured run's fio JSON (the
 # reader alone, beside the idle and the best-effort backup; the player at

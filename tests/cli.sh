@@ -98,7 +98,8 @@ else ko "bench's tree job refused: $(cat "$tmp/err")"; fi
 # every job file bench/guest-bench.sh runs is one antic-sim reads too: its predictions
 bad=
 for f in bench/jobs/*.fio; do
-	WARM=2 RANDRT=5 FAIRRT=10 "$sim" -q --scheduler noop --set max_time=1s "$f" >/dev/null 2>"$tmp/err"
+	WARM=2 RANDRT=5 FAIRRT=10 BACKUPCLASS=3 PLAYERCLASS=1 PLAYERSIZE=32m \
+		"$sim" -q --scheduler noop --set max_time=1s "$f" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 3 ] || bad="$bad $f: $(head -n 1 "$tmp/err")"
 done
@@ -252,7 +253,6 @@ PY
 	then ok "replay --ioprio under $sched: the reader alone ${alone%% *} ms; beside backup at best effort ${be%% *}, at idle ${idle%% *} (by name), ${idlepid%% *} (by pid), itself realtime ${rt%% *}; a pid's best effort over the name's idle ${pidwins%% *}, ${pidwins2%% *}; idle then best effort ${later%% *} (rt_dispatched, idle_dispatched: ${be#* }, ${idle#* }, ${rt#* })"
 	else ko "replay --ioprio under $sched: alone '$alone', best effort '$be', idle '$idle', by pid '$idlepid', realtime '$rt', pid over name '$pidwins' '$pidwins2', later '$later' ($(head -c 300 "$tmp/err"))"; fi
 done
-# the bad ones: the option and the field named, exit 2, nothing written
 # a replay ends at its last request, not at a timer left for work long
 # gone: the idle class's 10 s aging bound was once the run's time
 end=$("$sim" replay -q --scheduler anticipatory --output-format json --ioprio backup=3 "$tmp/two.blkparse" |
@@ -262,6 +262,7 @@ print(d["antic"]["sim_time_ns"] // 1000000, max(j["job_runtime"] for j in d["job
 if [ "${end% *}" -eq "${end#* }" ] 2>/dev/null; then
 	ok "a replay's time is its last request's: ${end% *} ms"
 else ko "a replay's time is its last request's: '$end' (run ms, last job's runtime ms)"; fi
+# the bad ones: the option and the field named, exit 2, nothing written
 refuses "--ioprio outside replay" 2 "antic-sim: --ioprio is an option of antic-sim replay" \
 	--ioprio=backup=3 examples/write-vs-read.fio
 refuses "--ioprio class" 2 "--ioprio 'x=9': class '9': want 1 (realtime), 2 (best-effort) or 3 (idle)" \
