@@ -170,9 +170,10 @@ use_sched() {
 # WORKLOAD reads or writes, laid out in the same order; then the scheduler
 fresh() {
 	[ "$FRESH" = 1 ] || return 0
-	# the lay-out runs outside the run's memory cgroup: at ide2003 a 256 MiB
-	# file written inside 256 MiB could not be written back fast enough to
-	# reclaim, and the OOM killer took its fio
+	# the lay-out runs outside the run's memory cgroup: it writes files as
+	# large as the cgroup's whole limit, which on a slow disk writeback
+	# cannot clean as fast as reclaim needs, and the OOM killer would take
+	# the lay-out's fio
 	echo $$ > /cg/cgroup.procs 2>/dev/null
 	teardown_disk
 	ws=$WORKLOADS trees=$TREES
