@@ -365,6 +365,37 @@ def run_sim(sim, args, env):
         return None
 
 
+def sim_schedulers(sim):
+    """antic-sim's policy -> the Linux scheduler that plays it (noop plays
+    none), from its --list-schedulers."""
+    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
+    return dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+
+
+def job_sections(path):
+    """A job file's [global] text and its jobs' sections, [(name, text)]:
+    each section's lines up to the next header."""
+    with open(path, encoding="utf-8") as f:
+        parts = re.split(r"(?m)^(?=\[)", f.read())
+    glob = "".join(x for x in parts if x.startswith("[global]"))
+    jobs = []
+    for x in parts:
+        m = re.match(r"\[([^\]]+)\]", x)
+        if m and m.group(1) != "global":
+            jobs.append((m.group(1), x))
+    return glob, jobs
+
+
+def section_alone(path, name, tmp):
+    """A job file in TMP of PATH's [global] and its section NAME alone: one
+    job of a pair run by itself."""
+    glob, jobs = job_sections(path)
+    alone = os.path.join(tmp, "%s-%s.fio" % (os.path.basename(path)[:-4], name))
+    with open(alone, "w", encoding="utf-8") as f:
+        f.write(glob + "".join(x for n, x in jobs if n == name))
+    return alone
+
+
 def sim_predictions(log, cells):
     """(disk, depth, workload, load, sched) -> {"value": metric, "background":
     {read_MBps, write_MBps} for the start-up rows}. Each workload's job file is
@@ -375,8 +406,7 @@ def sim_predictions(log, cells):
     if not sim:
         return {}
     # each policy's column under the Linux scheduler that plays it (noop plays none)
-    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
-    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+    sim_sched = sim_schedulers(sim)
     env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(log.cap // 2))
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
@@ -795,27 +825,16 @@ def fair_sim(log, cells):
     keys = sorted({(k[0], k[1], k[2]) for k in cells if k[2] in FAIR}, key=str)
     if not sim or not keys:
         return {}
-    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
-    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+    sim_sched = sim_schedulers(sim)
     env = dict(os.environ, FAIRRT=str(log.cap))
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for disk, depth, w in keys:
             path = os.path.join(TOP, "bench", "jobs", w + ".fio")
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            # [global] and one job: the section's lines up to the next header
-            parts = re.split(r"(?m)^(?=\[)", text)
-            glob = "".join(x for x in parts if x.startswith("[global]"))
             dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
             docs = {None: run_sim(sim, dset + [path], env)}
-            for x in parts:
-                m = re.match(r"\[([^\]]+)\]", x)
-                if m and m.group(1) != "global":
-                    alone = os.path.join(tmp, "%s-%s.fio" % (w, m.group(1)))
-                    with open(alone, "w", encoding="utf-8") as f:
-                        f.write(glob + x)
-                    docs[m.group(1)] = run_sim(sim, dset + [alone], env)
+            for name, _ in job_sections(path)[1]:
+                docs[name] = run_sim(sim, dset + [section_alone(path, name, tmp)], env)
             for s, r in (docs[None] or {}).get("schedulers", {}).items():
                 for j in r["jobs"]:
                     f = list(job_figures(j))
@@ -967,21 +986,14 @@ def ionice_sim(log, guest):
     sim = sim_binary()
     if not sim or not guest:
         return {}
-    p = subprocess.run([sim, "--list-schedulers"], stdout=subprocess.PIPE, check=False)
-    sim_sched = dict(l.split()[:2] for l in p.stdout.decode().splitlines() if len(l.split()) >= 2)
+    sim_sched = sim_schedulers(sim)
     runs = {"reader_alone": ("ionice-reader-alone", "reader"),
             "reader_idle": ("ionice-backup", "reader"), "backup_idle": ("ionice-backup", "backup"),
             "reader_be": ("ionice-backup-be", "reader"), "backup_be": ("ionice-backup-be", "backup"),
             "player_rt": ("ionice-player", "player"), "player_be": ("ionice-player-be", "player")}
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        # the reader alone: [global] and its own section
-        path = os.path.join(TOP, "bench", "jobs", "ionice-backup.fio")
-        with open(path, encoding="utf-8") as f:
-            parts = re.split(r"(?m)^(?=\[)", f.read())
-        alone = os.path.join(tmp, "ionice-reader.fio")
-        with open(alone, "w", encoding="utf-8") as f:
-            f.write("".join(x for x in parts if x.startswith(("[global]", "[reader]"))))
+        alone = section_alone(os.path.join(TOP, "bench", "jobs", "ionice-backup.fio"), "reader", tmp)
         for disk, depth in sorted({k[:2] for k in guest}, key=str):
             dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
             if log.read_ahead_kb:

@@ -453,7 +453,7 @@ cat > "$out/ionice-sim.sh" <<'SH'
 for a; do f=$a; done
 j() { printf '{"jobname": "%s", "job_runtime": %d, "job options": {"size": "%s"}, "read": {"io_kbytes": %d}, "write": {"io_kbytes": 0}}' "$@"; }
 case "$f:$BACKUPCLASS:$PLAYERCLASS" in
-*/ionice-reader.fio:*) jobs=$(j reader 1010 100m 102400) ;;
+*/ionice-backup-reader.fio:*) jobs=$(j reader 1010 100m 102400) ;;
 */ionice-backup.fio:3:*) jobs="$(j backup 2500 64m 65536), $(j reader 1030 100m 102400)" ;;
 */ionice-backup.fio:2:*) jobs="$(j backup 2400 64m 65536), $(j reader 1600 100m 102400)" ;;
 */ionice-player.fio:*:1) [ "$PLAYERSIZE" = 48m ] && jobs=$(j player 250 48m 49152) ;;

@@ -15,6 +15,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
+
 MIB = 1 << 20
 
 # metric -> (job file, extra --set settings, JSON key path, scale, unit)
@@ -35,21 +38,14 @@ METRICS = {
 
 def read_figures():
     rows = []
-    with open(os.path.join(HERE, "figures.tsv")) as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            if cols[0] == "preset":
-                continue
-            if len(cols) != 6:
-                sys.exit("figures.tsv: want 6 tab-separated columns: " + line)
-            preset, metric, pub, tol, status, source = cols
-            if status != "param" and metric not in METRICS:
-                sys.exit("figures.tsv: unknown metric " + metric)
-            rows.append(dict(preset=preset, metric=metric, published=float(pub),
-                             tol=None if tol == "-" else float(tol),
-                             status=status, source=source))
+    path = os.path.join(HERE, "figures.tsv")
+    for n, cols in data_rows(path, "preset", 6):
+        preset, metric, pub, tol, status, source = cols
+        if status != "param" and metric not in METRICS:
+            sys.exit("%s:%d: unknown metric %s" % (path, n, metric))
+        rows.append(dict(preset=preset, metric=metric, published=float(pub),
+                         tol=None if tol == "-" else float(tol),
+                         status=status, source=source))
     return rows
 
 

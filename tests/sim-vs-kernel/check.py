@@ -17,9 +17,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 # antic-sim's model of each kernel scheduler (antic-sim --list-schedulers)
 MODEL = {"none": "noop", "mq-deadline": "deadline", "anticipatory": "anticipatory"}
-# the measured jobs of each workload, by name prefix (bench/report.py's MEASURED)
-MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tree",
-            "read-vs-fsync": "fsync", "random-vs-write": "rand"}
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
+# the measured job of each workload, by name prefix, as the report reads it
+from report import MEASURED  # noqa: E402
 # the job files' variables as vmbench sets them for a 20 s cap: a 2 s
 # warm-up, random-vs-write's readers for half the cap
 ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
@@ -27,22 +29,15 @@ ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
 
 def read_figures():
     rows = []
-    with open(os.path.join(HERE, "figures.tsv")) as f:
-        for n, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
-                continue
-            cols = line.rstrip("\n").split("\t")
-            if cols[0] == "kernel":
-                continue
-            if len(cols) != 10:
-                sys.exit("figures.tsv:%d: want 10 tab-separated columns" % n)
-            kernel, disk, depth, w, sched, fig, val, tol, status, source = cols
-            if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
-                    or status not in ("check", "todo"):
-                sys.exit("figures.tsv:%d: unknown workload, scheduler, figure or status" % n)
-            rows.append(dict(kernel=kernel, disk=disk, depth=int(depth), workload=w,
-                             sched=sched, figure=fig, value=float(val), tol=float(tol),
-                             status=status))
+    path = os.path.join(HERE, "figures.tsv")
+    for n, cols in data_rows(path, "kernel", 10):
+        kernel, disk, depth, w, sched, fig, val, tol, status, source = cols
+        if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
+                or status not in ("check", "todo"):
+            sys.exit("%s:%d: unknown workload, scheduler, figure or status" % (path, n))
+        rows.append(dict(kernel=kernel, disk=disk, depth=int(depth), workload=w,
+                         sched=sched, figure=fig, value=float(val), tol=float(tol),
+                         status=status))
     return rows
 
 
