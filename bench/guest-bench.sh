@@ -430,7 +430,7 @@ startup() {
 	dpid=
 	if [ "${DIAG:-0}" = 1 ] && [ $SCHED = anticipatory ] && [ -f $ctr ]; then
 		while :; do
-			echo "DIAG $tag $REP $(now_ms) $(grep -E '^(queued|in_flight_sync|newcomer_plugs|newcomer_reads|waits|read_dispatched|start_fifo_waits|start_first_ms|starting_until_ms|start_chain_until_ms|newcomer_first_ms) ' $ctr | tr '\n' ' ') tags $(grep -h busy /sys/kernel/debug/block/$D/hctx0/sched_tags 2>/dev/null | tr -d ' \n')"
+			echo "DIAG $tag $REP $(now_ms) $(grep -E '^(queued|in_flight_sync|newcomer_plugs|newcomer_reads|waits|read_dispatched|start_fifo_waits|newcomer_first_ms|newcomer_queued|newcomer_in_flight) ' $ctr | tr '\n' ' ') tags $(grep -h busy /sys/kernel/debug/block/$D/hctx0/sched_tags 2>/dev/null | tr -d ' \n')"
 			sleep 0.05
 		done > /tmp/diag.out 2>&1 &
 		dpid=$!

@@ -131,8 +131,6 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "read batches cut to write_batch_expire: reads had more of the disk"),
 	AS_CNT("newcomer_reads", newcomer_reads,
 	       "newcomers' reads served ahead of the elevator's choice"),
-	AS_CNT("newcomer_bursts", newcomer_bursts,
-	       "bursts of new processes too large to favour"),
 	AS_CNT("newcomer_plugs", newcomer_plugs,
 	       "times dispatch stopped for an active newcomer"),
 	AS_CNT("newcomer_tags", newcomer_tags,
@@ -348,52 +346,20 @@ static bool close_to_head(const struct as_sched *as,
 
 /* ---- the newcomer favour (docs/design.md) ---- */
 
-/* Burst @id reached AS_BURST_LARGE without an earlier newcomer's favour. */
-static bool burst_large(const struct as_sched *as, u32 id)
-{
-	u32 age = as->burst_id - id;
-
-	/* older than the mask: long past any favour, so no matter */
-	return age >= 64 || ((as->large_bursts >> age) & 1);
-}
-
 /*
- * Is @p a newcomer: new or back from idle, not one of a large burst, not
- * gone (the host frees an exited process once its requests are done, so
+ * Is @p a newcomer: its favour began (newcomer_note) less than
+ * newcomer_expire ago, it has budget left, and it has not exited (the
+ * host frees an exited process once its requests are done, so
  * as->newcomer must never point at one)?
  * Times compare in add-form: a host may stamp a request a little before
  * a completion it did not yet see (the kernel reads the clock before
- * taking the lock). Inline: as_add asks it of every read, and an
- * out-of-line copy cost the replay 15 instructions a request.
+ * taking the lock). Inline: as_add asks it of every read.
  */
 static inline bool newcomer(const struct as_sched *as,
 			    const struct antic_proc *p, u64 now)
 {
 	return as->tun.newcomer_expire && p->have_first && !p->exited &&
-	       now < p->first_seen + as->tun.newcomer_expire &&
-	       !burst_large(as, p->burst);
-}
-
-/*
- * Is @p favoured: a newcomer that has not yielded to a later one? One
- * that started AS_NEWCOMER_SETTLE or more before the latest newcomer
- * (newcomer_track's) has had its start and yields while the latest's
- * favour runs. Without it a load favoured as a whole kept a program
- * started after it waiting in one FIFO with the load's readers: ten fio
- * readers started within a second of a start-up's end inherit its favour
- * (the burst rule), as in the benchmark's back-to-back start-ups (antic-sim,
- * st2000dm006 at depth 32: python 3.48 -> 2.3 s after such a load, 58.1
- * -> 2.3 s at read_ahead_kb 1024); so do readers started 150 ms apart.
- */
-static inline bool favoured(const struct as_sched *as,
-			    const struct antic_proc *p, u64 now)
-{
-	const struct antic_proc *np = as->newcomer;
-
-	return newcomer(as, p, now) &&
-	       !(np && np != p &&
-		 p->first_seen + AS_NEWCOMER_SETTLE <= np->first_seen &&
-		 newcomer(as, np, now));
+	       p->boost_left && now < p->first_seen + as->tun.newcomer_expire;
 }
 
 /*
@@ -407,38 +373,50 @@ static bool at_work(const struct antic_proc *p, u64 now, u64 span)
 }
 
 /*
- * Is @np at work, within AS_MAX_THINKTIME (beyond which it would not be
- * waited on either)?
+ * Is a boosted process at work: a favoured read queued or at the drive,
+ * or one completed within AS_MAX_THINKTIME (beyond which it would not be
+ * waited on either)? Any process of the start counts, not only the one
+ * that opened it: a program's worker may read on after it.
  */
-static bool newcomer_active(const struct antic_proc *np, u64 now)
+static bool boost_active(const struct as_sched *as, u64 now)
 {
-	return at_work(np, now, AS_MAX_THINKTIME);
+	return as->new_queued || as->new_in_flight ||
+	       now < as->boost_busy + AS_MAX_THINKTIME;
 }
 
 /*
- * Is a program starting (program_starts), and newcomer_starts where the
- * drive queues: a favoured newcomer
- * that seeks (its own reads on average more than AS_NEWCOMER_SEEKY apart;
- * as_add notes its favour's end in starting_until), not outranked since,
- * and the latest newcomer (it, or its workers) at work? While one is, the
- * writes' claims on the disk wait: no write batch owed by the share rule,
- * no read batch cut for one, and a kept write batch (rule 1's other half)
- * ends once a newcomer has a read queued. Those claims are for a writer
- * that shares the disk for minutes; a start-up lasts seconds. Streamers
- * are left out: write-vs-read's cat is a newcomer for its first seconds
- * and its writer's share comes from kept batches (25-29 % of the
- * bandwidth, 9-13 % when they ended for cat). antic-sim, st2000dm006 at
- * depth 32 beside 5r5w-seq: python 14.5 -> 4.1 s, git 10.4 -> 3.1 s (with
- * one of the three parts only, python 13.2-15.2 s). Not at depth 1,
- * where antic-sim had it both ways (ide2003 beside 5r5w: git 23.8 -> 18.8 s
- * at read_ahead_kb 128, 17.4 -> 24.6 s at 256).
+ * Is @p favoured: a newcomer not outranked by a later start? The latest
+ * start (as->newcomer, the process that began it) outranks every
+ * newcomer whose favour began AS_NEWCOMER_SETTLE or more before its own,
+ * for as long as its own favour lasts: a program started beside a load
+ * goes before the load, though the load's processes are newcomers too.
+ */
+static inline bool favoured(const struct as_sched *as,
+			    const struct antic_proc *p, u64 now)
+{
+	const struct antic_proc *np = as->newcomer;
+
+	return newcomer(as, p, now) &&
+	       !(np && np != p &&
+		 p->first_seen + AS_NEWCOMER_SETTLE <= np->first_seen &&
+		 newcomer(as, np, now));
+}
+
+/*
+ * Is a program starting: the latest start's favour runs and one of its
+ * processes is at work (boost_active)? newcomer_starts: so, on a drive
+ * that queues. While one is, the writes' claims on the disk wait: no
+ * write batch owed by the share rule, no read batch cut for one, and a
+ * kept write batch (rule 1's other half) ends once a newcomer has a read
+ * queued. Those claims are for a writer that shares the disk for
+ * minutes; a start-up lasts seconds. A streamer started beside a writer
+ * spends its budget within seconds and makes those claims count again.
  */
 static bool program_starts(const struct as_sched *as, u64 now)
 {
 	const struct antic_proc *np = as->newcomer;
 
-	return np && now < as->starting_until && newcomer(as, np, now) &&
-	       newcomer_active(np, now);
+	return np && newcomer(as, np, now) && boost_active(as, now);
 }
 
 static bool newcomer_starts(const struct as_sched *as, u64 now)
@@ -465,51 +443,25 @@ static void unfavour(struct as_sched *as, u64 now)
 }
 
 /*
- * @p's read at @now: does @p start afresh, and in which burst? Not if
- * the tag rule limited this read: however long it took to get a tag,
- * @p was waiting, not silent. Without that, a load's reader held for a
- * tag while git started (beside ten random readers, at depth 1 with
- * read_expire at 1000) came back a newcomer after 2 s, outranked git and
- * took the disk for seconds (antic-sim: git 11.80 s without, 4.23 with).
- * The note is the next read's, not a time: a completion of another of
- * @p's requests may come between the limit and the read's arrival.
+ * @p's sync read at @now: its favour begins at its first read, or at its
+ * first after AS_NEWCOMER_IDLE with nothing queued, at the drive or
+ * completed, with a full budget.
  */
-static void newcomer_note(struct as_sched *as, struct antic_proc *p, u64 now)
+static void newcomer_note(struct antic_proc *p, u64 now)
 {
-	bool held = p->tag_held;
-
-	p->tag_held = false;
 	if (p->have_first &&
-	    (held || !p->have_completion || at_work(p, now, AS_NEWCOMER_IDLE)))
+	    (!p->have_completion || at_work(p, now, AS_NEWCOMER_IDLE)))
 		return;
 	p->have_first = true;
 	p->first_seen = now;
-	if (!as->burst_id || now > as->burst_last + AS_BURST_GAP) {
-		/* a small burst's favour is one a later burst may start in */
-		if (as->burst_size < AS_BURST_LARGE)
-			as->favour_ends = antic_max64(as->favour_ends,
-						      as->burst_favour_ends);
-		as->burst_id++;
-		as->large_bursts <<= 1;
-		as->burst_size = 0;
-		/* one that starts inside it is that program's workers */
-		as->burst_inherits = now < as->favour_ends;
-	}
-	as->burst_last = antic_max64(as->burst_last, now);
-	as->burst_favour_ends = now + as->tun.newcomer_expire;
-	p->burst = as->burst_id;
-	if (++as->burst_size == AS_BURST_LARGE && !as->burst_inherits) {
-		as->large_bursts |= 1;
-		unfavour(as, now);
-		if (as->tun.newcomer_expire)
-			as->cnt.newcomer_bursts++;
-	}
+	p->boost_left = AS_BOOST_BUDGET;
 }
 
 /*
- * The newcomer the plug acts for: the one that started last among those
- * still favoured (an older one reading after it does not end the plug
- * early); none once its favour is over, so that the host's tag check
+ * The latest start (favoured()): a favoured read's process begins a new
+ * one when its favour began AS_NEWCOMER_SETTLE or more after the current
+ * start's, or when there is none; else it is part of the current one.
+ * None once that start's favour is over, so that the host's tag check
  * (as_newcomer_limits_tags) finds no newcomer without reading a clock.
  */
 static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
@@ -519,17 +471,14 @@ static void newcomer_track(struct as_sched *as, const struct antic_rq *rq,
 
 	if (np && !newcomer(as, np, now))
 		np = NULL;
-	if (rq->newcomer && (!np || rq->proc->first_seen > np->first_seen))
+	if (rq->newcomer &&
+	    (!np || rq->proc->first_seen >= np->first_seen + AS_NEWCOMER_SETTLE))
 		np = rq->proc;
 	/* the same one, unless back from idle (a new start) or retuned */
 	if (np == as->newcomer &&
 	    (!np || as->newcomer_until == np->first_seen +
 					  as->tun.newcomer_expire))
 		return;
-	/* a program that outranks the one starting ends its start cut */
-	if (np && as->newcomer &&
-	    as->newcomer->first_seen + AS_NEWCOMER_SETTLE <= np->first_seen)
-		as->starting_until = 0;
 	as->newcomer = np;
 	if (np) {
 		as->newcomer_until = np->first_seen + as->tun.newcomer_expire;
@@ -598,7 +547,7 @@ static bool newcomer_plugs(const struct as_sched *as,
 	np = plug_newcomer(as, as->drive_queues, now);
 	if (!np)
 		return false;
-	if (!newcomer_active(np, now))
+	if (!boost_active(as, now))
 		return false;
 	others = as->in_flight[ANTIC_SYNC] -
 		 antic_min64(np->nr_sync_in_flight, as->in_flight[ANTIC_SYNC]);
@@ -621,7 +570,6 @@ bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 			   now))
 		return false;
 	as->cnt.newcomer_tags++;
-	p->tag_held = true;
 	return true;
 }
 
@@ -888,35 +836,6 @@ static void wait_next(struct as_sched *as, u64 now)
 }
 
 /*
- * @p, a favoured newcomer that seeks: a program starts, until @p's favour
- * ends. A chain of them (each starting before the last one's favour ran
- * out, an outranking one too) is one start while its first program is at
- * work: not once it exited (as_proc_exit) or has been idle
- * AS_NEWCOMER_IDLE, after which its own next read would start it afresh.
- * The processes at work before the first program are the load it starts
- * beside (load_read). A chain that outlived its first program made a load
- * started after it part of the next program's start, never its load:
- * vmbench's read-vs-fsync streamer, killed 3 s before 10r-seq began, was
- * the chain's first program when python started (-trace2, debugfs
- * start_first_ms), and the start FIFO never acted for python there.
- */
-static void start_note(struct as_sched *as, const struct antic_proc *p,
-		       u64 now)
-{
-	const struct antic_proc *f = as->start_proc;
-	u64 until = p->first_seen + as->tun.newcomer_expire;
-
-	if (f && !at_work(f, now, AS_NEWCOMER_IDLE))
-		as->start_chain_until = 0;	/* its first program idles */
-	if (p->first_seen >= as->start_chain_until) {
-		as->start_first = p->first_seen;
-		as->start_proc = p;
-	}
-	as->starting_until = antic_max64(as->starting_until, until);
-	as->start_chain_until = antic_max64(as->start_chain_until, until);
-}
-
-/*
  * A real-time or idle-class request: queued in its class's queues, in the
  * process's history as any other. The idle class touches no wait and no
  * batch: it goes only when the disk is free of the others. A real-time
@@ -971,16 +890,13 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 		if (rq->sync)
 			update_history(as, rq->proc, rq, now);
 		if (rq->sync && !rq->write) {
-			newcomer_note(as, rq->proc, now);
+			newcomer_note(rq->proc, now);
 			rq->newcomer = favoured(as, rq->proc, now);
 			as->new_queued += rq->newcomer;
 			if (!rq->newcomer && as->newcomer &&
 			    newcomer(as, rq->proc, now))
 				as->cnt.newcomer_yields++;
 			newcomer_track(as, rq, now);
-			if (rq->newcomer && rq->proc->seek_samples &&
-			    rq->proc->seek_mean > AS_NEWCOMER_SEEKY)
-				start_note(as, rq->proc, now);
 		}
 		rq->proc->nr_queued++;
 	}
@@ -1020,49 +936,27 @@ void as_handle_expiry(struct as_sched *as, u64 now)
 }
 
 /*
- * Is @rq a read of the load a program starts beside: of no process, of
- * one that is no newcomer (at work since before the favour, or one of a
- * large burst, as ten fio readers started at once are), or of one at work
- * AS_NEWCOMER_SETTLE before the start's first program (start_note), as
- * the favour ranks them (favoured())? The last are newcomers too when
- * they started inside an earlier program's favour: in vmbench the ten
- * readers started after read-vs-fsync inherited one, and without the
- * last test the rule never acted (-srevw: python beside 10r-seq 1.96
- * and 2.11 s, as the module before it). Nor with it, while the chain
- * outlived its first program (start_note). The program's own processes,
- * its workers yielded to a later one too, start with it or after it (if
- * the first exits before them, the next chain starts at one of them, and
- * one of the rest that started 750 ms before it is the load then). A
- * sync write is none: rule 3 (sync_write_expire) has it.
+ * Is @rq a read of the load a program starts beside: a read of no
+ * process or of one not favoured (favoured())? A sync write is none:
+ * rule 3 (sync_write_expire) has it.
  */
 static bool load_read(const struct as_sched *as, const struct antic_rq *rq,
 		      u64 now)
 {
 	const struct antic_proc *p = rq->proc;
 
-	return !rq->write && (!p || !newcomer(as, p, now) ||
-			      p->first_seen + AS_NEWCOMER_SETTLE <=
-			      as->start_first);
+	return !rq->write && !(p && favoured(as, p, now));
 }
 
 /*
  * While a program starts, the sync FIFO sends a read of the load (past
  * read_expire) only once it is start_read_expire old, and
  * start_read_expire after the FIFO last sent one of the load's; and
- * once it is newcomer_expire old whatever starts. Every 125 ms the FIFO
- * sent the disk to an older read of the load's (ten streamers, each far
- * from the program's reads) and the elevator on from there. vmbench,
- * python beside 10r-seq at st2000dm006:32 on 7.3: 2.17-2.21 s in three
- * boots against bfq's 1.83-1.94, 1.99 s with read_expire at 1000 (-ab32;
- * 6.12: 1.83). The interval matters where the drive does not queue: at
- * ide2003:1 the streamers' reads were all older than a second when
- * looked at, and an age alone did not change python's start beside them
- * (antic-sim). Only while a program starts: a second's read_expire
- * everywhere let reads wait seconds behind batches (the property test's
- * bound held no more). The last bound is for programs started one after
- * another, each extending the start: without it, twenty queued reads of
- * the load waited up to 17 s beside a program started every 2 s (a
- * review's test; 2.6 s with the rule off).
+ * once it is newcomer_expire old whatever starts, which bounds the wait
+ * of a load's read however many programs start one after another. Else
+ * the FIFO would send the disk to a load's read every read_expire, far
+ * from the program's, and the elevator on from there. Only while a
+ * program starts: elsewhere read_expire bounds every read.
  */
 static bool start_fifo_wait(const struct as_sched *as,
 			    const struct antic_rq *head, u64 now)
@@ -1374,6 +1268,9 @@ static inline ANTIC_INLINE void to_drive(struct as_sched *as,
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
+		if (dir == ANTIC_SYNC && !rq->write)
+			rq->proc->boost_left -= antic_min64(rq->nr_sectors,
+							    rq->proc->boost_left);
 		rq->proc->nr_in_flight++;
 		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
@@ -1421,8 +1318,10 @@ static inline ANTIC_INLINE void move_to_dispatch(struct as_sched *as,
 						 struct antic_rq *rq,
 						 u64 now)
 {
-	if (rq->newcomer)
+	if (rq->newcomer) {
 		ANTIC_DEC(as->new_queued);
+		as->new_in_flight++;
+	}
 	if (!as->served_started)
 		share_charge(as, now);	/* the share rule's clock starts */
 	as->holding = false;
@@ -1706,6 +1605,10 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 	if (rq->queue == ANTIC_SYNC)
 		tune_write_k(as, rq, now);
+	if (rq->newcomer && rq->prio_class == ANTIC_CLASS_BE) {
+		ANTIC_DEC(as->new_in_flight);
+		as->boost_busy = now;
+	}
 	if (as->new_batch && as->batch_dir == rq->queue &&
 	    rq->prio_class == ANTIC_CLASS_BE) {
 		/* the read batch really starts now; judge the write batch */
@@ -1762,6 +1665,10 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 	as->holding = false;
 	as->plugged = false;
 	as->cnt.requeues++;
+	if (rq->newcomer) {
+		ANTIC_DEC(as->new_in_flight);
+		rq->newcomer = false;
+	}
 	if (rq->prio_class == ANTIC_CLASS_IDLE)
 		ANTIC_DEC(as->idle_in_flight);
 	else if (rq->prio_class == ANTIC_CLASS_RT)
@@ -1782,19 +1689,6 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 void as_proc_exit(struct as_sched *as, struct antic_proc *p, u64 now)
 {
 	p->exited = true;
-	/*
-	 * The start's first program is gone: the start is over, and its
-	 * chain (start_note). Its workers, if any, start the next chain with
-	 * their next reads. Not the latest's exit: git's first thread reads
-	 * on after its twelve others exit, and a chain begun anew at one of
-	 * those would make it, if 0.75 s older, the load of its own start.
-	 */
-	if (as->start_proc == p) {
-		as->starting_until = 0;
-		as->start_chain_until = 0;
-		as->start_first = 0;
-		as->start_proc = NULL;	/* the host frees p after this */
-	}
 	if (as->newcomer == p) {
 		as->newcomer = NULL;	/* the host frees p after this */
 		as->plugged = false;

@@ -23,28 +23,27 @@
 #define AS_K_FAST_X4 5
 
 /*
- * The newcomer favour: a process silent this long starts afresh when it
- * comes back; processes whose first reads come this close together are
- * one burst, and a burst this large (numjobs, make -j, a pool of workers)
- * is a load starting, not a program a person waits for.
+ * The newcomer favour (a boost): a process's reads go first from its
+ * first read, or its first after this long silent, for newcomer_expire
+ * or until it has been served AS_BOOST_BUDGET, whichever comes first.
  */
 #define AS_NEWCOMER_IDLE (2000 * ANTIC_NSEC_PER_MSEC)
-#define AS_BURST_GAP (100 * ANTIC_NSEC_PER_MSEC)
-#define AS_BURST_LARGE 8
 /*
- * A newcomer that started this much before the latest one has had its
- * start, and yields the favour to it while the latest one's runs. Not
- * less: at depth 1 beside ten streamers git's worker threads first read
- * up to 733 ms after git did (antic-sim), and must not outrank it.
+ * A boost's service budget (sectors, 256 MiB): the seven recorded
+ * start-ups read 6-29 MB a process; a streamer at 150 MB/s spends it in
+ * under two seconds and is best effort from then on, so that a stream
+ * beside an fsync or a tree walk is not favoured for newcomer_expire.
+ */
+#define AS_BOOST_BUDGET (512ULL * 1024)
+/*
+ * A start: processes whose boosts begin within this long of the one that
+ * began the latest start are part of it (a program's threads and
+ * children: git's workers first read up to 733 ms after git at depth 1
+ * beside ten streamers, in antic-sim); a boost that began this much
+ * before the latest start's is outranked by it while that start's boost
+ * lasts (the load a program starts beside).
  */
 #define AS_NEWCOMER_SETTLE (750 * ANTIC_NSEC_PER_MSEC)
-/*
- * A newcomer whose own reads are on average this far apart (sectors,
- * 1 MiB) is a program starting, its files scattered, and not a stream:
- * antic-sim's python start-up 50 MiB, git's main process 2.5-8 MiB, a cat
- * or fio streamer 0 (its next read continues the last).
- */
-#define AS_NEWCOMER_SEEKY 2048
 /*
  * A process whose own sync requests are on average more than this far
  * apart (sectors, 128 MiB) lands anywhere on the platter: where the
@@ -178,7 +177,6 @@ struct as_counters {
 	u64 read_batches_short;	/* read batches cut to write_batch_expire */
 	/* the newcomer favour */
 	u64 newcomer_reads;	/* reads served ahead of the elevator's choice */
-	u64 newcomer_bursts;	/* bursts of new processes too large to favour */
 	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
 	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
@@ -202,7 +200,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 52
+#define AS_NR_COUNTERS 51
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -282,25 +280,17 @@ struct as_sched {
 	bool drive_queues;	/* 3 or more requests have been at the drive at once */
 
 	/*
-	 * The newcomer favour: reads queued by newcomers; the bursts of
-	 * processes' first reads (the last one's time, the burst's size and
-	 * number, whether it started inside an earlier newcomer's favour,
-	 * and which of the last 64 were large: bit i, burst_id - i); when
-	 * the favour of the last burst's members ends, and of earlier ones'.
+	 * The newcomer favour: favoured reads queued and at the drive, the
+	 * last completion of one (ns), and the process that began the
+	 * latest start (AS_NEWCOMER_SETTLE; NULL once its favour is over)
+	 * with the time its favour ends.
 	 */
 	u32 new_queued;
-	struct antic_proc *newcomer;	/* the plug's: the latest-started favoured */
-	u64 newcomer_until;	/* ns: when its favour ends */
-	u64 starting_until;	/* ns: a seeky newcomer's favour (the start cut) */
-	u64 start_chain_until;	/* ns: the same, no outranking ends it */
-	u64 start_first;	/* ns: first_seen of that chain's first program */
-	const struct antic_proc *start_proc;	/* that program; NULL on exit */
-	bool plugged;		/* held for it: a completion reruns */
-	u64 burst_last;
-	u32 burst_size, burst_id;
-	bool burst_inherits;
-	u64 large_bursts;
-	u64 burst_favour_ends, favour_ends;
+	u32 new_in_flight;
+	u64 boost_busy;
+	struct antic_proc *newcomer;
+	u64 newcomer_until;
+	bool plugged;		/* dispatch held for a start: a completion reruns */
 
 	/*
 	 * I/O priority classes: the best-effort class is everything above;

@@ -37,7 +37,6 @@ struct antic_proc {
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
 	bool have_first;	/* first_seen is meaningful */
-	bool tag_held;		/* the newcomer tag rule limited its next read */
 	u64 last_completion;	/* ns: when its last request completed */
 	u64 last_pos;		/* sector after the end of its last sync request */
 	/* fixed point, 1.0 == 256, decayed by 7/8 per sample */
@@ -47,9 +46,9 @@ struct antic_proc {
 	u32 seek_samples;
 	u64 seek_total;
 	u64 seek_mean;		/* sectors */
-	/* anticipatory's newcomer favour: since when, and its start's burst */
+	/* anticipatory's newcomer favour: since when, and what it has left */
 	u64 first_seen;		/* ns: its first read, or its first back from idle */
-	u32 burst;
+	u64 boost_left;		/* sectors */
 };
 
 void antic_proc_init(struct antic_proc *p);

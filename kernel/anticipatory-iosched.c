@@ -801,15 +801,15 @@ static void asmq_ms_show(struct seq_file *m, const char *name, u64 t, u64 now)
  * The depth-32 rules' state beside their counters (writes_kept,
  * drains_to_k, write_k and its range are in core's counter table): the
  * drive's share of each class and whether a write batch is kept now.
- * Then the start FIFO's view, in ms from now (negative: past): when the
- * start's first program began, when the start and its chain end, and
- * when the newcomer the plug acts for was first seen.
+ * Then the newcomer favour's, in ms from now (negative: past): when the
+ * latest start began (the favour of the process that began it), and the
+ * favoured reads queued and at the drive.
  */
 static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
 {
-	u32 in_sync, in_async;
+	u32 in_sync, in_async, new_queued, new_in_flight;
 	bool holding;
-	u64 first, until, chain, np_first, now;
+	u64 np_first, now;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ad->lock, flags);
@@ -817,18 +817,16 @@ static void asmq_rules_show(struct asmq_data *ad, struct seq_file *m)
 	in_sync = ad->as.in_flight[ANTIC_SYNC];
 	in_async = ad->as.in_flight[ANTIC_ASYNC];
 	holding = ad->as.holding;
-	first = ad->as.start_first;
-	until = ad->as.starting_until;
-	chain = ad->as.start_chain_until;
+	new_queued = ad->as.new_queued;
+	new_in_flight = ad->as.new_in_flight;
 	np_first = ad->as.newcomer ? ad->as.newcomer->first_seen : 0;
 	spin_unlock_irqrestore(&ad->lock, flags);
 	seq_printf(m, "in_flight_sync %u\n", in_sync);
 	seq_printf(m, "in_flight_async %u\n", in_async);
 	seq_printf(m, "holding_writes %d\n", holding);
-	asmq_ms_show(m, "start_first_ms", first, now);
-	asmq_ms_show(m, "starting_until_ms", until, now);
-	asmq_ms_show(m, "start_chain_until_ms", chain, now);
 	asmq_ms_show(m, "newcomer_first_ms", np_first, now);
+	seq_printf(m, "newcomer_queued %u\n", new_queued);
+	seq_printf(m, "newcomer_in_flight %u\n", new_in_flight);
 }
 
 static int asmq_counters_show(void *data, struct seq_file *m)

@@ -562,8 +562,8 @@ t_rules_depth32() {
 			v["in_flight_sync"] == 0 && v["in_flight_async"] == 0 &&
 			v["holding_writes"] == 0 && v["write_k_min"] >= 1 &&
 			v["write_k_min"] <= v["write_k"] && v["write_k"] <= v["write_k_max"] &&
-			("start_first_ms" in v) && ("starting_until_ms" in v) &&
-			("start_chain_until_ms" in v) && ("newcomer_first_ms" in v)) }' $c
+			v["newcomer_queued"] == 0 && v["newcomer_in_flight"] == 0 &&
+			("newcomer_first_ms" in v)) }' $c
 }
 
 t_hddsim_unload() {
