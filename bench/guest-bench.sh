@@ -423,7 +423,7 @@ startup() {
 	fi
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
-	# counted from before the load starts: its burst is in newcomer_bursts
+	# counted from before the load starts: the load's own favour is in them
 	ctr=/sys/kernel/debug/block/$D/sched/counters
 	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
 	# DIAG=1: the scheduler's state every 50 ms from the load's start to the program's end

@@ -403,9 +403,8 @@ static inline bool favoured(const struct as_sched *as,
 }
 
 /*
- * Is a program starting: the latest start's favour runs and one of its
- * processes is at work (boost_active)? newcomer_starts: so, on a drive
- * that queues. While one is, the writes' claims on the disk wait: no
+ * Is a program starting: the latest start's favour runs and a favoured
+ * process is at work (boost_active)? While one is, the writes' claims on the disk wait: no
  * write batch owed by the share rule, no read batch cut for one, and a
  * kept write batch (rule 1's other half) ends once a newcomer has a read
  * queued. Those claims are for a writer that shares the disk for
@@ -421,7 +420,7 @@ static bool program_starts(const struct as_sched *as, u64 now)
 
 static bool newcomer_starts(const struct as_sched *as, u64 now)
 {
-	return as->drive_queues && program_starts(as, now);
+	return program_starts(as, now);
 }
 
 /* Some processes lost the favour: their queued reads lose their turn. */

@@ -29,12 +29,13 @@
  */
 #define AS_NEWCOMER_IDLE (2000 * ANTIC_NSEC_PER_MSEC)
 /*
- * A boost's service budget (sectors, 256 MiB): the seven recorded
- * start-ups read 6-29 MB a process; a streamer at 150 MB/s spends it in
- * under two seconds and is best effort from then on, so that a stream
- * beside an fsync or a tree walk is not favoured for newcomer_expire.
+ * A favour's service budget (sectors, 128 MiB): the seven recorded
+ * start-ups read 6-29 MB a process; a streamer spends it within seconds
+ * (under one at 150 MB/s, three at 2003's 40 MB/s) and is best effort
+ * from then on, so that a stream beside an fsync or a tree walk is not
+ * favoured for all of newcomer_expire.
  */
-#define AS_BOOST_BUDGET (512ULL * 1024)
+#define AS_BOOST_BUDGET (256ULL * 1024)
 /*
  * A start: processes whose boosts begin within this long of the one that
  * began the latest start are part of it (a program's threads and

@@ -206,9 +206,8 @@ checks = [
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
-# a load that inherited a finished program's favour (every reader a
-# newcomer) yields to a start-up 2 s younger: about as fast as beside
-# the load above (before the yield: 58 s against 2.6)
+# a load started after a program (every reader a newcomer) yields to a
+# start-up 2 s younger: about as fast as beside the load above
 python_beside "$out/after.json" $dir/load-after-program.fio 3500ms st2000dm006 32 1024
 python3 - "$out/plug2.json" "$out/after.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys
@@ -216,8 +215,8 @@ base, after = (json.load(open(f)) for f in sys.argv[1:3])
 tb = base["antic"]["sim_time_ns"] / 1e9 - 2
 ta = after["antic"]["sim_time_ns"] / 1e9 - 3.5
 checks = [
-    ("the load inherited the program's favour, and yielded it",
-     after["antic"]["anticipation"]["newcomer_bursts"] == 0 and after["antic"]["anticipation"]["newcomer_yields"] > 0),
+    ("the load's readers were newcomers, and yielded to the start-up",
+     after["antic"]["anticipation"]["newcomer_yields"] > 0),
     ("a favoured load yields to a younger start-up (%.2f s, %.2f s beside an unfavoured one)" % (ta, tb),
      ta <= 1.5 * tb),
 ]
