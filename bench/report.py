@@ -36,9 +36,14 @@ job's own runtime (a reader alone and beside an idle-class and a
 best-effort backup, a player at real time and at best effort), their
 ratios judged against ionice's promises by the ranges, antic-sim beside.
 
-Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG... PREFIX
+Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME [--drop NAME]...]
+                        LOG... PREFIX
        (several LOGs: one run made in parts, per disk or the start-ups
        apart, of one kernel and instrument; each part's wall time is shown)
+       (--as NAME: NAME's cells are anticipatory's, NAME being a build of
+       the revision reported under another name, bench/variant-ko.sh, run
+       in a part of its own; anticipatory's own cells, and those of each
+       --drop NAME, are left out)
        (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme FILE JSON...  (rewrites the section
        between FILE's vmbench markers, as in docs/results.md, from the
@@ -333,6 +338,25 @@ def merge_logs(logs, paths):
         if base.read_ahead_kb is None:
             base.read_ahead_kb = other.read_ahead_kb
     return base, None
+
+
+def take_variant(log, name, drop):
+    """NAME's cells become anticipatory's (NAME is a variant build of the
+    revision reported, bench/variant-ko.sh); anticipatory's own cells and
+    those of the schedulers in DROP are left out. Returns None, or why not."""
+    if not any(r["sched"] == name for r in log.res):
+        return "--as %s: no cell of %s in the logs" % (name, name)
+    gone = set(drop) | {"anticipatory"}
+
+    def rename(s):
+        return "anticipatory" if s == name else s
+    log.res = [dict(r, sched=rename(r["sched"])) for r in log.res if r["sched"] not in gone]
+    for attr in ("settle", "clock", "sreplay", "fio"):
+        d = getattr(log, attr)
+        setattr(log, attr, {k[:3] + (rename(k[3]),) + k[4:]: v for k, v in d.items()
+                            if k[3] not in gone})
+    log.cost = [dict(c, sched=rename(c["sched"])) for c in log.cost if c["sched"] not in gone]
+    return None
 
 
 def percentile_ms(d, p):
@@ -1775,7 +1799,8 @@ def update_readme(readme, paths):
     return 0
 
 
-USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... LOG... PREFIX\n"
+USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME [--drop NAME]...]\n"
+         "                        LOG... PREFIX\n"
          "       bench/report.py --readme FILE JSON...\n"
          "       bench/report.py --repeat A.json B.json")
 
@@ -1788,11 +1813,15 @@ def main(argv):
         txt, (within, n) = repeat_table(argv[2], argv[3])
         print("\n".join(txt))
         return 0 if n and within * 10 >= n * 9 else 1
-    args, ab = argv[1:], []
-    while len(args) > 2 and args[0] in ("--null", "--margin", "--ab"):
+    args, ab, variant, drop = argv[1:], [], None, []
+    while len(args) > 2 and args[0] in ("--null", "--margin", "--ab", "--as", "--drop"):
         opt, val = args[0], args[1]
         args = args[2:]
-        if opt == "--null":
+        if opt == "--as":
+            variant = val
+        elif opt == "--drop":
+            drop.append(val)
+        elif opt == "--null":
             MARGIN = null_margin(val)
         elif opt == "--margin":
             try:
@@ -1818,6 +1847,13 @@ def main(argv):
             return 2
     log, why = merge_logs([read_log(p) for p in paths], paths)
     if log is None:
+        print("report: %s" % why, file=sys.stderr)
+        return 2
+    if drop and not variant:
+        print("report: --drop needs --as", file=sys.stderr)
+        return 2
+    why = take_variant(log, variant, drop) if variant else None
+    if why:
         print("report: %s" % why, file=sys.stderr)
         return 2
     morton = morton_figures()

@@ -403,6 +403,27 @@ if ! rp2 "$out/part1.log" "$out/part1.log" "$out/twice" 2> "$out/twice.err" &&
 else
 	cat "$out/twice.err" "$out/kv.err" "$out/b.err"; ko "parts refused: a cell twice, two kernels, one boot twice"
 fi
+# --as: a variant build's cells, in a part of their own, stand for
+# anticipatory's (its own cells and a --drop'd scheduler's left out); a
+# variant with no cell, or --drop alone, is an error and writes nothing
+sed -E 's/^(RES|FIO|SREPLAY|SETTLE|CLOCK) ([^ ]+) ([^ ]+) anticipatory /\1 \2 \3 asv /' "$out/part2.log" > "$out/part2v.log"
+if rp2 --as asv --drop bfq "$out/part1.log" "$out/part2v.log" "$out/asv" 2> "$out/asv.err" &&
+	python3 -c 'import json, sys
+w, v = (json.load(open(f))["results"] for f in sys.argv[1:3])
+key = lambda x: (x["disk"], x["workload"], x.get("load"), x["scheduler"])
+want = {key(x): x["median"] for x in w if x["disk"] == "ide2003" and x["scheduler"] != "bfq"}
+got = {key(x): x["median"] for x in v}
+st = [x for x in v if x["disk"] == "st2000dm006" and x["scheduler"] in ("anticipatory", "bfq")]
+sys.exit(0 if st == [] and {k: m for k, m in got.items() if k[0] == "ide2003"} == want
+         and any(k[3] == "anticipatory" for k in want) and not any(k[3] == "asv" for k in got) else 1)' \
+	"$out/merged.json" "$out/asv.json" &&
+	! rp2 --as asx "$out/part1.log" "$out/part2v.log" "$out/asx" 2> "$out/asx.err" &&
+	grep -q "no cell of asx" "$out/asx.err" && [ ! -e "$out/asx.txt" ] &&
+	! rp2 --drop bfq "$out/part1.log" "$out/part2v.log" "$out/dr" 2> "$out/dr.err" && [ ! -e "$out/dr.txt" ]; then
+	ok "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
+else
+	cat "$out/asv.err" "$out/asx.err" "$out/dr.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
+fi
 # ionice: each job's own runtime from the measured run's fio JSON (the
 # reader alone, beside the idle and the best-effort backup; the player at
 # real time and at best effort), the ratios of medians and the verdicts by
