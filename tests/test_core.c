@@ -2660,6 +2660,171 @@ static void test_newcomer_outrank_again(void)
 }
 
 /*
+ * A start and its worker. A's favour begins at 0 (a load); S's begins
+ * AS_NEWCOMER_SETTLE later, a start that outranks A. Cases: W's favour
+ * begins a millisecond less than SETTLE after S's: W is of S's start,
+ * favoured, and S stays the start; then S exits (0) or is served its
+ * budget (1), and A is favoured again, W still. W's begins SETTLE after
+ * S's (2): W begins a start of its own, which outranks S and A.
+ */
+static void test_newcomer_start_worker(void)
+{
+	int c;
+
+	for (c = 0; c <= 2; c++) {
+		struct as_sched as;
+		struct antic_proc a, s, w;
+		struct antic_rq *ar, *sr, *wr, *rq;
+		u64 ts = AS_NEWCOMER_SETTLE;
+		u64 tw = ts + AS_NEWCOMER_SETTLE - (c == 2 ? 0 : 1 * MS);
+		u64 t;
+
+		fresh(&as);
+		antic_proc_init(&a);
+		antic_proc_init(&s);
+		antic_proc_init(&w);
+		as.drive_queues = true;
+		read_at(&as, &a, 1000, 0);
+		read_at(&as, &s, 300000000, ts);
+		CHECK(as.newcomer == &s);
+		read_at(&as, &w, 600000000, tw);
+		CHECK(as.newcomer == (c == 2 ? &w : &s));
+		t = tw + 20 * MS;
+		as_handle_expiry(&as, t);	/* no wait is left */
+		/* A's read near the head, W's far: W's goes first */
+		ar = mk(600000100, true, &a);
+		wr = mk(900000000, true, &w);
+		sr = mk(300000008, true, &s);
+		as_add(&as, ar, t);
+		as_add(&as, wr, t);
+		as_add(&as, sr, t);
+		CHECK(!ar->newcomer && wr->newcomer);
+		CHECK_EQ(sr->newcomer, c != 2);
+		CHECK_EQ(as.cnt.newcomer_yields, c == 2 ? 2 : 1);
+		CHECK(as.newcomer == (c == 2 ? &w : &s));
+		rq = next(&as, t);
+		CHECK(rq == wr);	/* the older of the favoured */
+		as_remove(&as, ar);
+		as_remove(&as, rq == wr ? sr : wr);
+		as_complete(&as, rq, t + 1 * MS);
+		if (c == 2)
+			continue;
+		t += 10 * MS;
+		as_handle_expiry(&as, t);
+		if (c == 0) {
+			as_proc_exit(&as, &s, t);
+		} else {
+			rq = mk(300000016, true, &s);
+			rq->nr_sectors = AS_BOOST_BUDGET;
+			t = serve(&as, rq, t) + 10 * MS;
+			as_handle_expiry(&as, t);
+			CHECK(!s.boost_left);
+		}
+		ar = mk(600000200, true, &a);
+		as_add(&as, ar, t);
+		CHECK(ar->newcomer);
+		wr = mk(900000008, true, &w);
+		as_add(&as, wr, t);
+		CHECK(wr->newcomer);
+	}
+}
+
+/*
+ * The plug acts while any process of the start is at work, not only the
+ * one that began it: S's last completion is 30 ms old (past
+ * AS_MAX_THINKTIME) and W, its worker, has two favoured reads at the
+ * drive (@worker): Q's next read is held. With no worker it goes. Rule 1
+ * (antic_in_flight) is off here, so that no wait on W keeps the drive
+ * (W's second read at the drive ends it): on, it holds Q's read for W's
+ * anyway.
+ */
+static void test_newcomer_plug_worker(void)
+{
+	int worker;
+
+	for (worker = 0; worker <= 1; worker++) {
+		struct as_sched as;
+		struct antic_proc s, q, w;
+		struct antic_rq *r1, *wr, *qr[4], *rq;
+		u64 t;
+		int i;
+
+		two_procs(&as, &s, &q, 1);
+		antic_proc_init(&w);
+		as.drive_queues = true;	/* as after three requests at once */
+		/* rule 1 off: it would keep the drive for W's read itself */
+		as.tun.antic_in_flight = 0;
+		t = grow_old(&as, &q, 300000000, 3500 * MS);
+		r1 = mk(1000, true, &s);
+		as_add(&as, r1, t);
+		CHECK(next(&as, t) == r1);
+		as_complete(&as, r1, t + 1 * MS);
+		for (i = 0; i < 4; i++) {
+			qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
+			as_add(&as, qr[i], t + 1 * MS);
+		}
+		/* AS waits for S first; then its wait runs out */
+		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		as_handle_expiry(&as, t + 8 * MS);
+		CHECK(next(&as, t + 8 * MS) == qr[0]);
+		CHECK(next(&as, t + 8 * MS) == qr[1]);
+		CHECK(as_dispatch(&as, t + 8 * MS, &rq) == ANTIC_IDLE);
+		CHECK_EQ(as.cnt.newcomer_plugs, 1);
+		/* S idle 30 ms: W's first read, of S's start, to the drive */
+		t += 31 * MS;
+		if (worker) {
+			for (i = 0; i < 2; i++) {
+				wr = mk(600000000 + 8 * (u64)i, true, &w);
+				as_add(&as, wr, t);
+				CHECK(wr->newcomer && as.newcomer == &s);
+				CHECK(next(&as, t) == wr);
+			}
+			CHECK_EQ(as.new_in_flight, 2);
+		}
+		as_complete(&as, qr[0], t + 1 * MS);
+		rq = next(&as, t + 1 * MS);
+		CHECK(rq == (worker ? NULL : qr[2]));
+		CHECK_EQ(as.cnt.newcomer_plugs, (u64)(1 + worker));
+	}
+}
+
+/*
+ * A favoured read given back by the drive: it is no longer at the drive
+ * (new_in_flight) nor a favoured read until added again, when it is one
+ * again; its completion then balances the counts (a second decrement
+ * would warn, and the harness fail).
+ */
+static void test_requeue_favoured(void)
+{
+	struct as_sched as;
+	struct antic_proc p;
+	struct antic_rq *r;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	r = mk(1000, true, &p);
+	as_add(&as, r, 0);
+	CHECK(r->newcomer && as.new_queued == 1);
+	CHECK(next(&as, 0) == r);
+	CHECK(as.new_queued == 0 && as.new_in_flight == 1);
+	as_requeue(&as, r);
+	CHECK(!r->newcomer);
+	CHECK_EQ(as.new_in_flight, 0);
+	as_add(&as, r, 1 * MS);
+	CHECK(r->newcomer && as.new_queued == 1);
+	CHECK(next(&as, 1 * MS) == r);
+	CHECK(as.new_queued == 0 && as.new_in_flight == 1);
+	as_complete(&as, r, 2 * MS);
+	CHECK_EQ(as.new_in_flight, 0);
+	/* given back and sent around the policy: nothing of it stays */
+	r = mk(1008, true, &p);
+	as_add(&as, r, 3 * MS);
+	CHECK(r->newcomer && next(&as, 3 * MS) == r);
+	as_requeue(&as, r);
+	CHECK(!r->newcomer && as.new_in_flight == 0 && as.new_queued == 0);
+}
+
+/*
  * The newcomer plug at its edges: the newcomer's own async writes at the
  * drive are not others' reads; a newcomer that exits is forgotten, and its
  * read requeued after that does not make it one again (the host frees
@@ -3789,6 +3954,9 @@ void suite_core(void)
 	RUN(test_newcomer_plug_edges);
 	RUN(test_newcomer_outrank);
 	RUN(test_newcomer_outrank_again);
+	RUN(test_newcomer_start_worker);
+	RUN(test_newcomer_plug_worker);
+	RUN(test_requeue_favoured);
 	RUN(test_newcomer_budget);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
