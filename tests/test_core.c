@@ -1190,7 +1190,7 @@ static void test_requeue_exited(void)
 	as_proc_exit(&as, &p, 260000);	/* P exits with b queued */
 	CHECK(next(&as, 260000) == b);	/* its own read goes first */
 	as_requeue(&as, b);	/* bypassed */
-	CHECK(as.antic_proc != &p && as.newcomer != &p && as.start_proc != &p);
+	CHECK(as.antic_proc != &p && as.newcomer != &p);
 	far = mk(3000000, true, &q);
 	as_add(&as, far, 270000);
 	(void)as_dispatch(&as, 270000, &out);
@@ -2342,40 +2342,55 @@ static void test_newcomer_expires(void)
 }
 
 /*
- * Processes whose first reads come within 100 ms of each other are one
- * burst; at 8 (numjobs=8, make -j8) none of them is favoured, unless the
- * burst starts inside an earlier newcomer's favour (a program's workers).
+ * A favour's service budget: P, new, is served AS_BOOST_BUDGET sectors
+ * of reads (64 of them, 1 ms apart, well inside newcomer_expire) and its
+ * next read is favoured no more: an old process's near read goes before
+ * its far one, and the start is over (no newcomer for the plug); one
+ * sector less and it still is. Back after 2 s silent, P has a full
+ * budget again.
  */
-static void test_newcomer_burst(void)
+static void test_newcomer_budget(void)
 {
-	int n, lead;
+	int spent;
 
-	for (lead = 0; lead <= 1; lead++) {
-		for (n = 7; n <= 8; n++) {
-			struct as_sched as;
-			struct antic_proc p[8], l;
-			struct antic_rq *rq;
-			u64 t0 = lead ? 1000 * MS : 0;
-			int i;
+	for (spent = 0; spent <= 1; spent++) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *rq, *near, *far;
+		u64 t, chunk = AS_BOOST_BUDGET / 64, sector = 100000000;
+		int i;
 
-			fresh(&as);
-			antic_proc_init(&l);
-			if (lead) {
-				rq = mk(900000, true, &l);
-				as_add(&as, rq, 0);
-				CHECK(next(&as, 0) == rq);
-				as_complete(&as, rq, 1 * MS);
-			}
-			for (i = 0; i < n; i++) {
-				antic_proc_init(&p[i]);
-				as_add(&as, mk(1000 + 100000 * (u64)i, true, &p[i]),
-				       t0 + (u64)i * 90 * MS);
-			}
-			CHECK_EQ(as.cnt.newcomer_bursts, (u64)(n == 8 && !lead));
-			rq = mk(50, true, &p[0]);
-			as_add(&as, rq, t0 + (u64)n * 90 * MS);
-			CHECK_EQ(rq->newcomer, n < 8 || lead);
+		two_procs(&as, &p, &q, 1);
+		t = grow_old(&as, &q, 1000, 3500 * MS);
+		for (i = 0; i < 64; i++) {
+			rq = mk(sector, true, &p);
+			rq->nr_sectors = (u32)(chunk - (i == 63 && !spent));
+			sector += chunk;
+			as_add(&as, rq, t);
+			CHECK(rq->newcomer);
+			CHECK(next(&as, t) == rq);
+			as_complete(&as, rq, t + 1 * MS);
+			t += 1 * MS;
 		}
+		CHECK_EQ(p.boost_left, spent ? 0 : 1);
+		CHECK(t < p.first_seen + as.tun.newcomer_expire);
+		as_handle_expiry(&as, t + 10 * MS);	/* no wait on P is left */
+		t += 10 * MS;
+		near = mk(sector + 1000, true, &q);	/* where P's ended */
+		far = mk(900000000, true, &p);
+		as_add(&as, near, t);
+		as_add(&as, far, t);
+		CHECK_EQ(far->newcomer, !spent);
+		CHECK_EQ(as.newcomer == &p, !spent);
+		rq = next(&as, t);
+		CHECK(rq == (spent ? near : far));
+		as_remove(&as, rq == near ? far : near);
+		as_complete(&as, rq, t + 1 * MS);
+		/* silent 2 s: a new favour, with a full budget */
+		t += 2100 * MS;
+		rq = mk(400000000, true, &p);
+		as_add(&as, rq, t);
+		CHECK(rq->newcomer && p.boost_left == AS_BOOST_BUDGET);
 	}
 }
 
@@ -2508,7 +2523,8 @@ static void test_newcomer_tags(void)
 	as.drive_queues = true;
 	as_add(&as, mk(900000, true, &np), t);
 	as_add(&as, mk(800000, true, &peer), t + 50 * MS);
-	CHECK(as.newcomer == &peer);	/* the last to queue a read */
+	/* the one that began the start; peer, 50 ms later, is of it */
+	CHECK(as.newcomer == &np);
 	CHECK(as_newcomer_limits_tags(&as, &old, 64, t + 100 * MS));
 	CHECK(!as_newcomer_limits_tags(&as, &np, 64, t + 100 * MS));
 	CHECK(!as_newcomer_limits_tags(&as, &peer, 64, t + 100 * MS));
@@ -2516,87 +2532,24 @@ static void test_newcomer_tags(void)
 	CHECK(!as_newcomer_limits_tags(&as, NULL, 64, t + 100 * MS));
 	CHECK_EQ(as.cnt.newcomer_tags, 1);
 	/* its favour ends 3 s after its first read */
-	CHECK_EQ(as.newcomer_until, t + 3050 * MS);
-	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 3050 * MS));
+	CHECK_EQ(as.newcomer_until, t + 3000 * MS);
+	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 3000 * MS));
 	as.tun.newcomer_plug = 0;
 	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 100 * MS));
 	as.tun.newcomer_plug = 2;
-	/* the newcomer exits: nothing to hold tags for */
-	as_proc_exit(&as, &peer, t + 200 * MS);
+	/* the start's process exits: nothing to hold tags for */
+	as_proc_exit(&as, &np, t + 200 * MS);
 	CHECK(!as.newcomer);
 	CHECK(!as_newcomer_limits_tags(&as, &old, 64, t + 200 * MS));
 }
 
 /*
- * A read the tag rule limited does not make its process back from
- * silence, however late it arrives (2.7 s after the last completion):
- * the process was waiting for a tag. Cases: not limited (a newcomer
- * again, outranking the program starting); limited; limited while
- * another of its requests was at the drive and completed before the
- * limited read arrived (the note is the read's, not a time's); limited,
- * the read served at once, then truly silent for 2.7 s (a newcomer
- * again: the note went with that read).
- */
-static void test_newcomer_tag_wait(void)
-{
-	enum { FREE, HELD, HELD_IN_FLIGHT, HELD_THEN_IDLE };
-	int c;
-
-	for (c = FREE; c <= HELD_THEN_IDLE; c++) {
-		struct as_sched as;
-		struct antic_proc old, np;
-		struct antic_rq *r1 = NULL, *r, *nr;
-		u64 t, first, back;
-		bool is_new;
-
-		fresh(&as);
-		antic_proc_init(&old);
-		antic_proc_init(&np);
-		t = grow_old(&as, &old, 1000, 3500 * MS);
-		first = old.first_seen;
-		as.drive_queues = true;
-		if (c == HELD_IN_FLIGHT) {
-			r1 = mk(1500, true, &old);
-			as_add(&as, r1, t);
-			CHECK(next(&as, t) == r1);
-		}
-		nr = mk(900000, true, &np);
-		as_add(&as, nr, t + 1 * MS);
-		CHECK(as.newcomer == &np);
-		if (c != FREE)
-			CHECK(as_newcomer_limits_tags(&as, &old, 64,
-						      t + 100 * MS));
-		if (r1)
-			as_complete(&as, r1, t + 150 * MS);
-		back = t + 2700 * MS;
-		if (c == HELD_THEN_IDLE) {
-			/* the limited read gets its tag at once */
-			CHECK(next(&as, t + 2 * MS) == nr);
-			as_complete(&as, nr, t + 3 * MS);
-			r = mk(2000, true, &old);
-			as_add(&as, r, t + 110 * MS);
-			CHECK(!r->newcomer);
-			CHECK(next(&as, t + 110 * MS) == r);
-			as_complete(&as, r, t + 120 * MS);
-			as_handle_expiry(&as, t + 200 * MS);
-			back = t + 2800 * MS;
-		}
-		r = mk(3000, true, &old);
-		as_add(&as, r, back);
-		is_new = c == FREE || c == HELD_THEN_IDLE;
-		CHECK_EQ(r->newcomer, is_new);
-		CHECK_EQ(old.first_seen, is_new ? back : first);
-		CHECK(as.newcomer == (is_new ? &old : &np));
-	}
-}
-
-/*
- * A newcomer that started AS_NEWCOMER_SETTLE before the latest one yields
- * to it: its queued read loses its turn, its next read has none, the
- * latest's far read goes before its near one, and it is told to take
- * part of the tags; a millisecond later than that it keeps its favour
- * (its read is the older newcomer's, and goes first). Once the latest
- * one exits, the earlier one is favoured again.
+ * A newcomer whose favour began AS_NEWCOMER_SETTLE before B's yields to
+ * B, which begins a start: its queued read loses its turn, its next read
+ * has none, B's far read goes before its near one, and it is told to
+ * take part of the tags; a millisecond later than that B is of A's start
+ * and A keeps its favour (its read is the older, and goes first). Once
+ * B exits, A is favoured again.
  */
 static void test_newcomer_outrank(void)
 {
@@ -2617,7 +2570,8 @@ static void test_newcomer_outrank(void)
 		CHECK(ar->newcomer);
 		br = mk(300000000, true, &b);
 		as_add(&as, br, tb);
-		CHECK(as.newcomer == &b);
+		/* B begins a start of its own, or is of A's */
+		CHECK(as.newcomer == (yields ? &b : &a));
 		CHECK_EQ(ar->newcomer, !yields);
 		CHECK_EQ(as.new_queued, yields ? 1 : 2);
 		ar2 = mk(1000 + 8 * 1001, true, &a);
@@ -2632,8 +2586,12 @@ static void test_newcomer_outrank(void)
 		ar = mk(1000 + 8 * 1002, true, &a);
 		as_add(&as, ar, tb + 1 * MS);
 		CHECK(ar->newcomer);
-		/* its reads queued before keep their lot; B's, gone, lose theirs */
-		CHECK_EQ(as.new_queued, yields ? 1 : 2);
+		/*
+		 * its reads queued before keep their lot; B's, gone, lose
+		 * theirs when B began the start (a new one then begins),
+		 * and keep it as a worker of A's
+		 */
+		CHECK_EQ(as.new_queued, yields ? 1 : 3);
 		CHECK(!as_newcomer_limits_tags(&as, &a, 64, tb + 1 * MS));
 	}
 }
@@ -2670,9 +2628,10 @@ static void read_at(struct as_sched *as, struct antic_proc *p, u64 sector,
 }
 
 /*
- * The latest newcomer back from idle starts afresh, and outranks one it
- * did not before: the favour's end the kernel reads (newcomer_until)
- * moves, and the earlier one's queued read loses its turn.
+ * A newcomer back from idle starts afresh, and begins a start that
+ * outranks one it was part of before: the favour's end the kernel reads
+ * (newcomer_until) moves, and the earlier one's queued read loses its
+ * turn.
  */
 static void test_newcomer_outrank_again(void)
 {
@@ -2686,7 +2645,8 @@ static void test_newcomer_outrank_again(void)
 	as.drive_queues = true;
 	read_at(&as, &a, 1000, 0);
 	read_at(&as, &c, 300000000, 500 * MS);
-	CHECK(as.newcomer == &c && as.newcomer_until == 3500 * MS);
+	/* C, 500 ms after A, is of A's start */
+	CHECK(as.newcomer == &a && as.newcomer_until == 3000 * MS);
 	read_at(&as, &a, 1008, 1500 * MS);	/* not silent long: no new start */
 	ar = mk(1016, true, &a);
 	as_add(&as, ar, 2599 * MS);
@@ -2697,6 +2657,171 @@ static void test_newcomer_outrank_again(void)
 	CHECK(!ar->newcomer && cr->newcomer && as.new_queued == 1);
 	CHECK(as_newcomer_limits_tags(&as, &a, 64, 2700 * MS));
 	CHECK(next(&as, 2600 * MS) == cr);
+}
+
+/*
+ * A start and its worker. A's favour begins at 0 (a load); S's begins
+ * AS_NEWCOMER_SETTLE later, a start that outranks A. Cases: W's favour
+ * begins a millisecond less than SETTLE after S's: W is of S's start,
+ * favoured, and S stays the start; then S exits (0) or is served its
+ * budget (1), and A is favoured again, W still. W's begins SETTLE after
+ * S's (2): W begins a start of its own, which outranks S and A.
+ */
+static void test_newcomer_start_worker(void)
+{
+	int c;
+
+	for (c = 0; c <= 2; c++) {
+		struct as_sched as;
+		struct antic_proc a, s, w;
+		struct antic_rq *ar, *sr, *wr, *rq;
+		u64 ts = AS_NEWCOMER_SETTLE;
+		u64 tw = ts + AS_NEWCOMER_SETTLE - (c == 2 ? 0 : 1 * MS);
+		u64 t;
+
+		fresh(&as);
+		antic_proc_init(&a);
+		antic_proc_init(&s);
+		antic_proc_init(&w);
+		as.drive_queues = true;
+		read_at(&as, &a, 1000, 0);
+		read_at(&as, &s, 300000000, ts);
+		CHECK(as.newcomer == &s);
+		read_at(&as, &w, 600000000, tw);
+		CHECK(as.newcomer == (c == 2 ? &w : &s));
+		t = tw + 20 * MS;
+		as_handle_expiry(&as, t);	/* no wait is left */
+		/* A's read near the head, W's far: W's goes first */
+		ar = mk(600000100, true, &a);
+		wr = mk(900000000, true, &w);
+		sr = mk(300000008, true, &s);
+		as_add(&as, ar, t);
+		as_add(&as, wr, t);
+		as_add(&as, sr, t);
+		CHECK(!ar->newcomer && wr->newcomer);
+		CHECK_EQ(sr->newcomer, c != 2);
+		CHECK_EQ(as.cnt.newcomer_yields, c == 2 ? 2 : 1);
+		CHECK(as.newcomer == (c == 2 ? &w : &s));
+		rq = next(&as, t);
+		CHECK(rq == wr);	/* the older of the favoured */
+		as_remove(&as, ar);
+		as_remove(&as, rq == wr ? sr : wr);
+		as_complete(&as, rq, t + 1 * MS);
+		if (c == 2)
+			continue;
+		t += 10 * MS;
+		as_handle_expiry(&as, t);
+		if (c == 0) {
+			as_proc_exit(&as, &s, t);
+		} else {
+			rq = mk(300000016, true, &s);
+			rq->nr_sectors = AS_BOOST_BUDGET;
+			t = serve(&as, rq, t) + 10 * MS;
+			as_handle_expiry(&as, t);
+			CHECK(!s.boost_left);
+		}
+		ar = mk(600000200, true, &a);
+		as_add(&as, ar, t);
+		CHECK(ar->newcomer);
+		wr = mk(900000008, true, &w);
+		as_add(&as, wr, t);
+		CHECK(wr->newcomer);
+	}
+}
+
+/*
+ * The plug acts while any process of the start is at work, not only the
+ * one that began it: S's last completion is 30 ms old (past
+ * AS_MAX_THINKTIME) and W, its worker, has two favoured reads at the
+ * drive (@worker): Q's next read is held. With no worker it goes. Rule 1
+ * (antic_in_flight) is off here, so that no wait on W keeps the drive
+ * (W's second read at the drive ends it): on, it holds Q's read for W's
+ * anyway.
+ */
+static void test_newcomer_plug_worker(void)
+{
+	int worker;
+
+	for (worker = 0; worker <= 1; worker++) {
+		struct as_sched as;
+		struct antic_proc s, q, w;
+		struct antic_rq *r1, *wr, *qr[4], *rq;
+		u64 t;
+		int i;
+
+		two_procs(&as, &s, &q, 1);
+		antic_proc_init(&w);
+		as.drive_queues = true;	/* as after three requests at once */
+		/* rule 1 off: it would keep the drive for W's read itself */
+		as.tun.antic_in_flight = 0;
+		t = grow_old(&as, &q, 300000000, 3500 * MS);
+		r1 = mk(1000, true, &s);
+		as_add(&as, r1, t);
+		CHECK(next(&as, t) == r1);
+		as_complete(&as, r1, t + 1 * MS);
+		for (i = 0; i < 4; i++) {
+			qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
+			as_add(&as, qr[i], t + 1 * MS);
+		}
+		/* AS waits for S first; then its wait runs out */
+		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		as_handle_expiry(&as, t + 8 * MS);
+		CHECK(next(&as, t + 8 * MS) == qr[0]);
+		CHECK(next(&as, t + 8 * MS) == qr[1]);
+		CHECK(as_dispatch(&as, t + 8 * MS, &rq) == ANTIC_IDLE);
+		CHECK_EQ(as.cnt.newcomer_plugs, 1);
+		/* S idle 30 ms: W's first read, of S's start, to the drive */
+		t += 31 * MS;
+		if (worker) {
+			for (i = 0; i < 2; i++) {
+				wr = mk(600000000 + 8 * (u64)i, true, &w);
+				as_add(&as, wr, t);
+				CHECK(wr->newcomer && as.newcomer == &s);
+				CHECK(next(&as, t) == wr);
+			}
+			CHECK_EQ(as.new_in_flight, 2);
+		}
+		as_complete(&as, qr[0], t + 1 * MS);
+		rq = next(&as, t + 1 * MS);
+		CHECK(rq == (worker ? NULL : qr[2]));
+		CHECK_EQ(as.cnt.newcomer_plugs, (u64)(1 + worker));
+	}
+}
+
+/*
+ * A favoured read given back by the drive: it is no longer at the drive
+ * (new_in_flight) nor a favoured read until added again, when it is one
+ * again; its completion then balances the counts (a second decrement
+ * would warn, and the harness fail).
+ */
+static void test_requeue_favoured(void)
+{
+	struct as_sched as;
+	struct antic_proc p;
+	struct antic_rq *r;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	r = mk(1000, true, &p);
+	as_add(&as, r, 0);
+	CHECK(r->newcomer && as.new_queued == 1);
+	CHECK(next(&as, 0) == r);
+	CHECK(as.new_queued == 0 && as.new_in_flight == 1);
+	as_requeue(&as, r);
+	CHECK(!r->newcomer);
+	CHECK_EQ(as.new_in_flight, 0);
+	as_add(&as, r, 1 * MS);
+	CHECK(r->newcomer && as.new_queued == 1);
+	CHECK(next(&as, 1 * MS) == r);
+	CHECK(as.new_queued == 0 && as.new_in_flight == 1);
+	as_complete(&as, r, 2 * MS);
+	CHECK_EQ(as.new_in_flight, 0);
+	/* given back and sent around the policy: nothing of it stays */
+	r = mk(1008, true, &p);
+	as_add(&as, r, 3 * MS);
+	CHECK(r->newcomer && next(&as, 3 * MS) == r);
+	as_requeue(&as, r);
+	CHECK(!r->newcomer && as.new_in_flight == 0 && as.new_queued == 0);
 }
 
 /*
@@ -2716,25 +2841,30 @@ static void test_newcomer_plug_edges(void)
 	two_procs(&as, &p, &q, 1);
 	t = grow_old(&as, &q, 300000000, 3500 * MS);
 	as.drive_queues = true;	/* as after three requests at once */
+	/* rule 1 off: P's writes at the drive would keep it for P */
+	as.tun.antic_in_flight = 0;
+	for (i = 0; i < 3; i++) {	/* P's buffered writes, in a write batch */
+		w[i] = mk(5000000 + 8 * (u64)i, false, &p);
+		as_add(&as, w[i], t);
+	}
+	as_handle_expiry(&as, t + 10 * MS);	/* no wait on Q is left */
+	t += 10 * MS;
+	for (i = 0; i < 3; i++)
+		CHECK(next(&as, t) == w[i]);
+	/* P's first read, served beside its writes (rule 2), done */
 	r = mk(1000, true, &p);
 	as_add(&as, r, t);
 	CHECK(next(&as, t) == r);
 	as_complete(&as, r, t + 1 * MS);
-	for (i = 0; i < 3; i++) {	/* P's buffered writes, in a write batch */
-		w[i] = mk(5000000 + 8 * (u64)i, false, &p);
-		as_add(&as, w[i], t + 1 * MS);
-	}
-	for (i = 0; i < 3; i++)
-		CHECK(next(&as, t + 1 * MS) == w[i]);
 	for (i = 0; i < 3; i++) {
 		qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
-		as_add(&as, qr[i], t + 2 * MS);
+		as_add(&as, qr[i], t + 1 * MS);
 	}
-	/* the write batch over, reads start beside P's writes (rule 2) */
-	as_handle_expiry(&as, t + 200 * MS);
-	CHECK(next(&as, t + 200 * MS) == qr[0]);
-	CHECK(next(&as, t + 200 * MS) == qr[1]);
-	CHECK(as_dispatch(&as, t + 200 * MS, &rq) == ANTIC_IDLE);
+	as_handle_expiry(&as, t + 9 * MS);	/* the wait on P is over */
+	CHECK_EQ(as.in_flight[ANTIC_ASYNC], 3);
+	CHECK(next(&as, t + 9 * MS) == qr[0]);
+	CHECK(next(&as, t + 9 * MS) == qr[1]);
+	CHECK(as_dispatch(&as, t + 9 * MS, &rq) == ANTIC_IDLE);
 	CHECK(as.plugged);
 
 	/* P exits with a read at the drive; the read comes back */
@@ -2766,35 +2896,15 @@ static void test_newcomer_plug_edges(void)
 }
 
 /*
- * Newcomer favour at its edges: a burst turning large takes back its
- * members' queued reads; two large bursts close together are both remembered; a
- * newcomer's sync write is no read; off, queued newcomer reads lose
- * their turn; a merge keeps it.
+ * Newcomer favour at its edges: a newcomer's sync write is no read; a
+ * read of no process is never a newcomer's; a merge keeps the turn; off,
+ * queued newcomer reads lose their turn.
  */
 static void test_newcomer_edges(void)
 {
 	struct as_sched as;
-	struct antic_proc p[17], w;
-	struct antic_rq *r[17], *sw, *rq;
-	int i;
-
-	fresh(&as);
-	for (i = 0; i < 16; i++) {
-		antic_proc_init(&p[i]);
-		r[i] = mk(1000 + 100000 * (u64)i, true, &p[i]);
-		/* two bursts of 8, 500 ms apart */
-		as_add(&as, r[i], (u64)(i / 8) * 500 * MS + (u64)(i % 8) * MS);
-		if (i % 8 < 7)
-			CHECK(r[i]->newcomer);
-	}
-	CHECK_EQ(as.cnt.newcomer_bursts, 2);
-	for (i = 0; i < 16; i++)
-		CHECK(!r[i]->newcomer);
-	CHECK_EQ(as.new_queued, 0);
-	/* both remembered: a member of the first reads again, no favour */
-	rq = mk(50, true, &p[0]);
-	as_add(&as, rq, 600 * MS);
-	CHECK(!rq->newcomer);
+	struct antic_proc w;
+	struct antic_rq *r[2], *sw;
 
 	/* a newcomer's sync write is not a read; a merge keeps the turn */
 	fresh(&as);
@@ -2818,27 +2928,28 @@ static void test_newcomer_edges(void)
 }
 
 /*
- * A program starting (a seeky newcomer) holds the writes' claims back
- * where the drive queues; a stream starting does not. P has streamed for
- * 3.5 s; Q (unless !c->q) starts with two reads c->gap apart (0: a stream,
- * its second read where its first ended), a writer is dirty-throttled,
- * writes and P's next read wait, and Q's next read too if c->q_reads (Q
- * at work; without it Q's last completion is 30 ms old).
+ * A program starting holds the writes' claims back where the drive
+ * queues, a stream starting as much, until it has spent its budget. P has
+ * streamed for 3.5 s; Q (unless !c->q) starts with two reads c->gap apart
+ * (0: a stream, its second read where its first ended; with c->spent the
+ * second is so long that Q has been served AS_BOOST_BUDGET), a writer is
+ * dirty-throttled, writes and P's next read wait, and Q's next read too
+ * if c->q_reads (Q at work; without it Q's last completion is 30 ms old).
  */
 struct cut_case {
-	bool q, queues, q_reads, cut;
+	bool q, queues, q_reads, spent, cut;
 	u64 gap, seek_mean;	/* Q's mean seek after the two reads */
 	const char *what;
 };
 
 static const struct cut_case cut_cases[] = {
-	{ false, true, false, false, 0, 0, "no newcomer" },
-	{ true, true, true, true, 200000, 200004, "a program starting" },
-	{ true, true, true, false, 0, 4, "a stream starting" },
-	{ true, false, true, false, 200000, 200004, "depth 1: the rule stays out" },
-	{ true, true, false, false, 200000, 200004, "the program idle (a poller)" },
-	{ true, true, true, false, 2044, 2048, "seeks of 1 MiB: no program" },
-	{ true, true, true, true, 2045, 2049, "seeks just past 1 MiB" },
+	{ false, true, false, false, false, 0, 0, "no newcomer" },
+	{ true, true, true, false, true, 200000, 200004, "a program starting" },
+	{ true, true, true, false, true, 0, 4, "a stream starting" },
+	{ true, false, true, false, false, 200000, 200004, "depth 1: the rule stays out" },
+	{ true, true, false, false, false, 200000, 200004, "the program idle (a poller)" },
+	{ true, true, true, true, false, 0, 4, "a stream past its budget" },
+	{ true, true, true, true, false, 200000, 200004, "a program past its budget" },
 };
 
 static struct antic_rq *newcomer_cut_scene(struct as_sched *as,
@@ -2846,7 +2957,7 @@ static struct antic_rq *newcomer_cut_scene(struct as_sched *as,
 					   struct antic_proc *q,
 					   const struct cut_case *c, u64 *t)
 {
-	struct antic_rq *q1, *q2, *q3 = NULL;
+	struct antic_rq *q1, *q2 = NULL, *q3 = NULL;
 
 	two_procs(as, p, q, 1);
 	*t = grow_old(as, p, 1000, 3500 * MS);
@@ -2857,6 +2968,8 @@ static struct antic_rq *newcomer_cut_scene(struct as_sched *as,
 		CHECK(next(as, *t) == q1);
 		as_complete(as, q1, *t + 1 * MS);
 		q2 = mk(300000008 + c->gap, true, q);
+		if (c->spent)
+			q2->nr_sectors = AS_BOOST_BUDGET - 8;
 		as_add(as, q2, *t + 2 * MS);
 		CHECK(next(as, *t + 2 * MS) == q2);
 		as_complete(as, q2, *t + 3 * MS);
@@ -2870,7 +2983,7 @@ static struct antic_rq *newcomer_cut_scene(struct as_sched *as,
 	as_add(as, mk(1000 + 8 * 1167, true, p), *t);
 	if (c->q && c->q_reads) {
 		/* on from where Q's last read ended, by the same gap */
-		q3 = mk(300000016 + 2 * c->gap, true, q);
+		q3 = mk(antic_rq_end(q2) + c->gap, true, q);
 		as_add(as, q3, *t);
 	}
 	return q3;
@@ -2910,68 +3023,102 @@ static void test_newcomer_cuts_owed_batch(void)
 }
 
 /*
- * A stream that starts AS_NEWCOMER_SETTLE or more after a program
- * outranks it, and the program's start cut ends with its favour's lead:
- * the program's later reads (yielded) do not bring the cut back for the
- * stream.
+ * A start outranked is the load of the latest: R, a stream, starts a
+ * second after Q, a program, and outranks it. Q reading on (its reads
+ * yielded) is no start at work: with R idle (its last completion 30 ms
+ * old) the write batch owed goes; with a read of R's queued (@r_reads) R
+ * is at work, and its start cuts the batch.
  */
 static void test_newcomer_cuts_outranked(void)
 {
-	struct as_sched as;
-	struct antic_proc p, q, r;
-	struct antic_rq *q1, *q2, *r1, *qr, *rr, *w;
-	u64 t;
+	int r_reads;
 
-	two_procs(&as, &p, &q, 1);
-	antic_proc_init(&r);
-	t = grow_old(&as, &p, 1000, 3500 * MS);
-	as.drive_queues = true;
-	q1 = mk(300000000, true, &q);
-	as_add(&as, q1, t);
-	CHECK(next(&as, t) == q1);
-	as_complete(&as, q1, t + 1 * MS);
-	q2 = mk(300200008, true, &q);
-	as_add(&as, q2, t + 2 * MS);
-	CHECK(next(&as, t + 2 * MS) == q2);
-	as_complete(&as, q2, t + 3 * MS);
-	CHECK(as.starting_until > t);
-	/* R, a stream, starts a second later */
-	t += 1000 * MS;
-	r1 = mk(400000000, true, &r);
-	as_add(&as, r1, t);
-	CHECK(as.newcomer == &r && as.starting_until == 0);
-	CHECK(next(&as, t) == r1);
-	as_complete(&as, r1, t + 1 * MS);
-	as_handle_expiry(&as, t + 30 * MS);
-	t += 30 * MS;
-	as_dirty_throttled(&as, true);
-	as_add(&as, mk(900000, false, NULL), t);
-	as_add(&as, mk(1000 + 8 * 1167, true, &p), t);
-	qr = mk(300400016, true, &q);	/* the program reads on, yielded */
-	as_add(&as, qr, t);
-	CHECK(!qr->newcomer);
-	rr = mk(400000008, true, &r);	/* the stream too */
-	as_add(&as, rr, t);
-	CHECK(rr->newcomer);
-	w = next(&as, t);
-	CHECK(w && !w->sync);
-	CHECK(as.write_batch_owed);
-	CHECK_EQ(as.cnt.newcomer_cuts, 0);
+	for (r_reads = 0; r_reads <= 1; r_reads++) {
+		struct as_sched as;
+		struct antic_proc p, q, r;
+		struct antic_rq *q1, *q2, *r1, *qr, *rr, *w;
+		u64 t;
+
+		two_procs(&as, &p, &q, 1);
+		antic_proc_init(&r);
+		t = grow_old(&as, &p, 1000, 3500 * MS);
+		as.drive_queues = true;
+		q1 = mk(300000000, true, &q);
+		as_add(&as, q1, t);
+		CHECK(next(&as, t) == q1);
+		as_complete(&as, q1, t + 1 * MS);
+		q2 = mk(300200008, true, &q);
+		as_add(&as, q2, t + 2 * MS);
+		CHECK(next(&as, t + 2 * MS) == q2);
+		as_complete(&as, q2, t + 3 * MS);
+		CHECK(as.newcomer == &q);
+		/* R, a stream, starts a second later */
+		t += 1000 * MS;
+		r1 = mk(400000000, true, &r);
+		as_add(&as, r1, t);
+		CHECK(as.newcomer == &r);
+		CHECK(next(&as, t) == r1);
+		as_complete(&as, r1, t + 1 * MS);
+		as_handle_expiry(&as, t + 30 * MS);
+		t += 30 * MS;
+		as_dirty_throttled(&as, true);
+		as_add(&as, mk(900000, false, NULL), t);
+		as_add(&as, mk(1000 + 8 * 1167, true, &p), t);
+		qr = mk(300400016, true, &q);	/* the program reads on, yielded */
+		as_add(&as, qr, t);
+		CHECK(!qr->newcomer && as.new_queued == 0);
+		if (r_reads) {
+			rr = mk(400000008, true, &r);
+			as_add(&as, rr, t);
+			CHECK(rr->newcomer);
+		}
+		w = next(&as, t);
+		CHECK(w && !w->sync);
+		CHECK_EQ(as.write_batch_owed, !r_reads);
+		CHECK_EQ(as.cnt.newcomer_cuts, (u64)r_reads);
+	}
 }
 
 /*
  * A start's steps, 10 ms apart: Q's next read comes as its last completes
  * (start_feed; *@qs on by @gap each time), then one request is sent and
- * completes 10 ms on (start_send, which returns it).
+ * completes 10 ms on (start_send, which returns it). The reads come from
+ * a ring, each slot taken again once its read is done: a start outlasts
+ * the pool.
  */
+static void start_feed_n(struct as_sched *as, struct antic_proc *q,
+			 struct antic_rq **qr, u64 *qs, u64 gap, u32 size,
+			 u64 t)
+{
+	static struct antic_rq ring[16];
+	static unsigned int k;
+	struct antic_rq *rq;
+	unsigned int tries;
+
+	if (*qr)
+		return;
+	for (tries = 0; tries < 16; tries++, k++) {
+		rq = &ring[k % 16];
+		if (rq->state != ANTIC_RQ_QUEUED &&
+		    rq->state != ANTIC_RQ_DISPATCHED)
+			break;
+	}
+	CHECK(tries < 16);
+	k++;
+	memset(rq, 0, sizeof(*rq));
+	rq->sector = *qs;
+	rq->nr_sectors = size;
+	rq->sync = true;
+	rq->proc = q;
+	*qr = rq;
+	*qs += gap;
+	as_add(as, rq, t);
+}
+
 static void start_feed(struct as_sched *as, struct antic_proc *q,
 		       struct antic_rq **qr, u64 *qs, u64 gap, u64 t)
 {
-	if (*qr)
-		return;
-	*qr = mk(*qs, true, q);
-	*qs += gap;
-	as_add(as, *qr, t);
+	start_feed_n(as, q, qr, qs, gap, 8, t);
 }
 
 static struct antic_rq *start_send(struct as_sched *as, struct antic_rq **qr,
@@ -2988,27 +3135,41 @@ static struct antic_rq *start_send(struct as_sched *as, struct antic_rq **qr,
 }
 
 /*
+ * How a start goes in start_fifo_scene: Q reads far apart (a program) or
+ * each read on from the last (a stream), in 4 MiB reads that spend its
+ * budget in 640 ms, or a program relayed by R, another, that starts
+ * 1.5 s after Q as Q stops (the start's favour then lasts past Q's).
+ */
+enum { START_PROGRAM, START_STREAM, START_SPENT, START_RELAY };
+
+struct start_fifo_out {
+	bool sent1, sent2;	/* P's reads were sent */
+	u64 first, second;	/* when, in ns after t0 */
+	u64 waits;		/* the FIFO's looks that held the load's read */
+};
+
+/*
  * While a program starts, an old process's read past read_expire waits
  * until start_read_expire old, and a second one start_read_expire after
- * the first (the FIFO's looks counted); not while a stream starts, nor
- * with the rule off (start_read_expire at most read_expire). P has
- * streamed for 3.5 s; Q starts and reads every 50 ms, each read far
- * from the last (a stream: on from the last), at depth 1; P's two reads
- * come at t0, far apart. Returns when P's first and second were sent,
- * 0 for never.
+ * the first, or newcomer_expire old (the FIFO's looks counted). P has
+ * read for @p_age from 0; Q starts at t0, when P stops, and reads every
+ * 10 ms at depth 1 (@how); P's two reads come at t0, far apart. With
+ * @sync_write P's first is an fsync's write instead.
  */
-static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
-			     bool sync_write, u64 p_age)
+static struct start_fifo_out start_fifo_scene(u64 sre, int how,
+					      bool sync_write, u64 p_age)
 {
+	struct start_fifo_out out = { false, false, 0, 0, 0 };
 	struct as_sched as;
-	struct antic_proc p, q;
-	struct antic_rq *p1, *p2, *qr = NULL, *rq;
-	u64 t0, t, qs = 300000000;
+	struct antic_proc p, q, r;
+	struct antic_rq *p1, *p2, *qr = NULL, *rr = NULL, *rq;
+	u64 t0, t, qs = 300000000, rs = 500000000;
+	u64 gap = how == START_STREAM ? 8 : how == START_SPENT ? 8192 : 200000;
 
 	two_procs(&as, &p, &q, 1);
+	antic_proc_init(&r);
 	as.tun.start_read_expire = sre;
 	t0 = grow_old(&as, &p, 1000, p_age);
-	*first = *second = 0;
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	p2 = mk(900000000, true, &p);
 	if (sync_write) {
@@ -3017,60 +3178,98 @@ static void start_fifo_scene(u64 sre, bool stream, u64 *first, u64 *second,
 		p1->sector = 800000000;	/* not the elevator's next */
 		as.tun.sync_write_expire = 0;
 	}
-	for (t = t0; t < t0 + 2500 * MS && !*second; t += 10 * MS) {
-		start_feed(&as, &q, &qr, &qs, stream ? 8 : 200000, t);
+	for (t = t0; t < t0 + 5000 * MS && !out.sent2; t += 10 * MS) {
+		if (how == START_RELAY && t >= t0 + 1500 * MS) {
+			start_feed(&as, &r, &rr, &rs, gap, t);
+		} else {
+			/* START_SPENT's: 4 MiB, each on from the last */
+			start_feed_n(&as, &q, &qr, &qs, gap,
+				     how == START_SPENT ? (u32)gap : 8, t);
+		}
 		if (t == t0) {
 			as_add(&as, p1, t0);
 			as_add(&as, p2, t0);
 		}
-		rq = start_send(&as, &qr, t);
-		if (rq == p1)
-			*first = t - t0;
-		if (rq == p2)
-			*second = t - t0;
+		rq = next(&as, t);
+		if (rq) {
+			if (rq == qr)
+				qr = NULL;
+			if (rq == rr)
+				rr = NULL;
+			as_complete(&as, rq, t + 10 * MS);
+		}
+		if (rq == p1) {
+			out.sent1 = true;
+			out.first = t - t0;
+		}
+		if (rq == p2) {
+			out.sent2 = true;
+			out.second = t - t0;
+		}
 	}
-	CHECK_EQ(as.cnt.start_fifo_waits > 0, sre > as.tun.read_expire && !stream);
+	out.waits = as.cnt.start_fifo_waits;
+	return out;
 }
 
 static void test_start_fifo_wait(void)
 {
-	u64 first, second;
+	struct start_fifo_out o;
 
-	start_fifo_scene(1000 * MS, false, &first, &second, false, 3500 * MS);
+	o = start_fifo_scene(1000 * MS, START_PROGRAM, false, 3500 * MS);
 	/* past read_expire at 125 ms, sent at the first look after 1 s */
-	CHECK(first > 1000 * MS && first <= 1150 * MS);
-	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
-	start_fifo_scene(125 * MS, false, &first, &second, false, 3500 * MS);	/* off */
-	CHECK(first > 125 * MS && first <= 300 * MS);
-	CHECK(second && second <= first + 300 * MS);
-	start_fifo_scene(1000 * MS, true, &first, &second, false, 3500 * MS);	/* a stream */
-	CHECK(first > 125 * MS && first <= 300 * MS);
-	CHECK(second && second <= first + 300 * MS);
+	CHECK(o.first > 1000 * MS && o.first <= 1150 * MS);
+	CHECK(o.second >= o.first + 1000 * MS && o.second <= o.first + 1150 * MS);
+	CHECK(o.waits > 0);
+	o = start_fifo_scene(125 * MS, START_PROGRAM, false, 3500 * MS);	/* off */
+	CHECK(o.first > 125 * MS && o.first <= 300 * MS);
+	CHECK(o.sent2 && o.second <= o.first + 300 * MS);
+	CHECK_EQ(o.waits, 0);
+	/* a stream starting is a start as well */
+	o = start_fifo_scene(1000 * MS, START_STREAM, false, 3500 * MS);
+	CHECK(o.first > 1000 * MS && o.first <= 1150 * MS);
+	CHECK(o.second >= o.first + 1000 * MS && o.second <= o.first + 1150 * MS);
+	/* until it has spent its budget (64 reads of 4 MiB: 640 ms) */
+	o = start_fifo_scene(1000 * MS, START_SPENT, false, 3500 * MS);
+	CHECK(o.first > 640 * MS && o.first <= 800 * MS);
+	CHECK(o.sent2 && o.second <= o.first + 300 * MS);
+	CHECK(o.waits > 0);
 	/* P's first a sync write: sent at read_expire, its read after 1 s */
-	start_fifo_scene(1000 * MS, false, &first, &second, true, 3500 * MS);
-	CHECK(first > 125 * MS && first <= 300 * MS);
-	CHECK(second > 1000 * MS && second <= 1150 * MS);
+	o = start_fifo_scene(1000 * MS, START_PROGRAM, true, 3500 * MS);
+	CHECK(o.first > 125 * MS && o.first <= 300 * MS);
+	CHECK(o.second > 1000 * MS && o.second <= 1150 * MS);
 	/*
-	 * P a newcomer still (1.5 s old, favour 3 s: a load started inside
-	 * an earlier program's favour inherits it), but at work 750 ms or
-	 * more before Q: the load all the same
+	 * P a newcomer still (its favour began at 0 and lasts 3 s), but
+	 * begun AS_NEWCOMER_SETTLE or more before Q's: outranked, the load
+	 * all the same; 3 ms less and it is part of Q's start, not held
 	 */
-	start_fifo_scene(1000 * MS, false, &first, &second, false, 1500 * MS);
-	CHECK(first > 1000 * MS && first <= 1150 * MS);
-	CHECK(second >= first + 1000 * MS && second <= first + 1150 * MS);
+	o = start_fifo_scene(1000 * MS, START_PROGRAM, false, AS_NEWCOMER_SETTLE);
+	CHECK(o.first > 1000 * MS && o.first <= 1150 * MS);
+	CHECK(o.second >= o.first + 1000 * MS && o.second <= o.first + 1150 * MS);
+	o = start_fifo_scene(1000 * MS, START_PROGRAM, false,
+			     AS_NEWCOMER_SETTLE - 3 * MS);
+	CHECK(o.sent1 && o.first <= 300 * MS);
+	CHECK(o.sent2 && o.second <= 300 * MS);
+	CHECK_EQ(o.waits, 0);
+	/*
+	 * The bound: start_read_expire at 2 s, R's start relaying Q's. P's
+	 * second read is 3 s old (newcomer_expire) a second after its first
+	 * went, and goes then, the FIFO's interval notwithstanding.
+	 */
+	o = start_fifo_scene(2000 * MS, START_RELAY, false, 3500 * MS);
+	CHECK(o.first > 2000 * MS && o.first <= 2150 * MS);
+	CHECK(o.second > 3000 * MS && o.second <= 3150 * MS);
 }
 
 /*
- * A load started inside a program's favour after the program ended is the
- * load of the next program that starts. E, a program (two reads far
- * apart), is the chain's first; P streams from 100 ms for @p_ms, a
- * newcomer; then Q starts. @e_exit: E exits at 10 ms (1) or at 202 ms,
- * no longer the latest program (2), or never (0). @f: F, a second
- * program 50 ms after E (one start with it), the latest newcomer, exits
- * at 80 ms. Returns when P's read past read_expire was sent, measured
- * from Q's start.
+ * A load is what the latest start outranks, however the starts before it
+ * ended. E, a program, starts at 0; P streams from 100 ms for 1.5 s,
+ * favoured; then Q starts. @e_exit: E exits at 10 ms, before P reads (P
+ * begins the next start), or at 202 ms (P part of E's start, which began
+ * it), or never. @f_exits: F, part of E's start 50 ms after it, exits at
+ * 80 ms. Returns when P's read past read_expire was sent, measured from
+ * Q's start: P's favour began 750 ms or more before Q's, so it waits.
  */
-static u64 start_fifo_exit_scene(int e_exit, u64 p_ms, bool f_exits)
+static u64 start_fifo_exit_scene(int e_exit, bool f_exits)
 {
 	struct as_sched as;
 	struct antic_proc e, f, p, q;
@@ -3088,7 +3287,7 @@ static u64 start_fifo_exit_scene(int e_exit, u64 p_ms, bool f_exits)
 	as_add(&as, rq, 2 * MS);
 	CHECK(next(&as, 2 * MS) == rq);
 	as_complete(&as, rq, 3 * MS);
-	CHECK(as.start_proc == &e && as.start_chain_until == 3000 * MS);
+	CHECK(as.newcomer == &e);
 	as_handle_expiry(&as, 10 * MS);
 	if (e_exit == 1)
 		as_proc_exit(&as, &e, 10 * MS);
@@ -3097,20 +3296,16 @@ static u64 start_fifo_exit_scene(int e_exit, u64 p_ms, bool f_exits)
 		as_add(&as, rq, 50 * MS);
 		CHECK(next(&as, 50 * MS) == rq);
 		as_complete(&as, rq, 51 * MS);
-		rq = mk(750000000, true, &f);
-		as_add(&as, rq, 52 * MS);
-		CHECK(next(&as, 52 * MS) == rq);
-		as_complete(&as, rq, 53 * MS);
-		CHECK(as.newcomer == &f && as.start_proc == &e);
+		CHECK(rq->newcomer && as.newcomer == &e);	/* E's start's */
 		as_handle_expiry(&as, 60 * MS);
 		as_proc_exit(&as, &f, 80 * MS);
 	}
 	/* P from 100 ms on: grow_old's steps, later */
-	for (t = 100 * MS; t < 100 * MS + p_ms; t += 3 * MS) {
+	for (t = 100 * MS; t < 1600 * MS; t += 3 * MS) {
 		struct antic_rq prq;
 
 		if (e_exit == 2 && t == 202 * MS) {
-			CHECK(as.newcomer == &p);	/* E not the latest */
+			CHECK(as.newcomer == &e);	/* P is of E's start */
 			as_proc_exit(&as, &e, t);
 		}
 		memset(&prq, 0, sizeof(prq));
@@ -3119,52 +3314,47 @@ static u64 start_fifo_exit_scene(int e_exit, u64 p_ms, bool f_exits)
 		prq.sync = true;
 		prq.proc = &p;
 		as_add(&as, &prq, t);
+		CHECK(prq.newcomer);
 		CHECK(next(&as, t) == &prq);
 		as_complete(&as, &prq, t + 1 * MS);
 		as_handle_expiry(&as, t + 2 * MS);
 	}
-	CHECK(as.newcomer == &p);	/* a newcomer still, the latest */
+	CHECK(as.newcomer == (e_exit ? &p : &e));
 	t0 = t;
 	p1 = mk(900000000, true, &p);
 	for (; t < t0 + 2000 * MS && !sent; t += 10 * MS) {
 		start_feed(&as, &q, &qr, &qs, 200000, t);
-		if (t == t0)
+		if (t == t0) {
 			as_add(&as, p1, t0);
+			CHECK(as.newcomer == &q && !p1->newcomer);
+		}
 		rq = start_send(&as, &qr, t);
 		if (rq == p1)
 			sent = t - t0;
 	}
-	/* E at work still (not idle 2 s): Q's start is E's chain's */
-	CHECK(as.start_first == (e_exit || p_ms > 1900 * MS ? q.first_seen :
-							     e.first_seen));
-	CHECK_EQ(as.cnt.start_fifo_waits > 0, as.start_first == q.first_seen);
+	CHECK(as.cnt.start_fifo_waits > 0);
 	return sent;
 }
 
 static void test_start_fifo_after_exit(void)
 {
-	u64 sent;
+	int e_exit;
 
-	/* E exited, or idle 2 s: P the load, its read held a second */
-	sent = start_fifo_exit_scene(1, 1500 * MS, false);
-	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
-	sent = start_fifo_exit_scene(2, 1500 * MS, false);
-	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
-	sent = start_fifo_exit_scene(0, 2000 * MS, false);
-	CHECK(sent > 1000 * MS && sent <= 1150 * MS);
-	/* E idle 1.6 s, or F, the latest but not the first, gone: not */
-	sent = start_fifo_exit_scene(0, 1500 * MS, false);
-	CHECK(sent > 125 * MS && sent <= 300 * MS);
-	sent = start_fifo_exit_scene(0, 1500 * MS, true);
-	CHECK(sent > 125 * MS && sent <= 300 * MS);
+	for (e_exit = 0; e_exit <= 2; e_exit++) {
+		u64 sent = start_fifo_exit_scene(e_exit, false);
+
+		CHECK(sent > 1000 * MS && sent <= 1150 * MS);
+	}
+	CHECK(start_fifo_exit_scene(0, true) > 1000 * MS);
 }
 
 /*
- * The FIFO holds the load's read back, not one of the program's own
- * behind it or ahead of it: R, a program that started 800 ms before Q,
- * its worker, and yielded to it, is served at the first look after its
- * read_expire, P's read a second old (R's being sent does not count as a
- * load's). @r_first: R's read queued before P's.
+ * The FIFO holds the load's read back, not a read of the start's behind
+ * it or ahead of it: R, Q's worker (its favour begun with Q's), has a
+ * read far beyond Q's, which the elevator passes over for Q's next ones
+ * (both favoured); it is served at the first look after its read_expire,
+ * P's read a second old (R's being sent does not count as a load's).
+ * @r_first: R's read queued before P's.
  */
 static void start_fifo_skip_scene(bool r_first)
 {
@@ -3176,17 +3366,6 @@ static void start_fifo_skip_scene(bool r_first)
 	two_procs(&as, &p, &q, 1);
 	antic_proc_init(&r);
 	t0 = grow_old(&as, &p, 1000, 3500 * MS);
-	/* R's first reads, 800 ms before Q's, far apart: a program */
-	rq = mk(600000000, true, &r);
-	as_add(&as, rq, t0 - 800 * MS);
-	CHECK(next(&as, t0 - 800 * MS) == rq);
-	as_complete(&as, rq, t0 - 799 * MS);
-	rq = mk(650000000, true, &r);
-	as_add(&as, rq, t0 - 798 * MS);
-	CHECK(next(&as, t0 - 798 * MS) == rq);
-	as_complete(&as, rq, t0 - 797 * MS);
-	CHECK_EQ(as.start_first, r.first_seen);
-	as_handle_expiry(&as, t0 - 700 * MS);
 	p1 = mk(1000 + 8 * 1167, true, &p);
 	r1 = mk(700000000, true, &r);
 	for (t = t0; t < t0 + 2000 * MS && !(pt && rt); t += 10 * MS) {
@@ -3195,7 +3374,8 @@ static void start_fifo_skip_scene(bool r_first)
 			as_add(&as, r_first ? r1 : p1, t0);
 		if (t == t0 + 10 * MS) {
 			as_add(&as, r_first ? p1 : r1, t);
-			CHECK(!r1->newcomer);	/* yielded to Q */
+			CHECK(r1->newcomer && !p1->newcomer);
+			CHECK(as.newcomer == &q);	/* R is of Q's start */
 		}
 		rq = start_send(&as, &qr, t);
 		if (rq == p1)
@@ -3219,23 +3399,27 @@ static void test_start_fifo_skips_load(void)
  * A kept write batch (rule 1's other half) ends when a newcomer's read
  * arrives while a program starts, drained to K as any turn to reads, and
  * the read makes the queue worth dispatching again (blk-mq asks has_work
- * first); a stream's read, or one after the program's favour, leaves it
- * kept. Modes: 0 no Q, 1 a program, 2 a stream, 3 the program's favour
- * over when its read comes (newcomer_expire 100 ms here).
+ * first); a read after the program's favour leaves it kept. Modes: 0 no
+ * Q, 1 a program, 2 a stream, 3 the program's favour over when its read
+ * comes (newcomer_expire 100 ms here), 4 the program idle (its last
+ * completion 127 ms old) and the read its worker's, W's, whose favour
+ * began 130 ms after Q's: the start's, though not the process that began
+ * it.
  */
 static void test_newcomer_cuts_kept_batch(void)
 {
 	int mode;
 
-	for (mode = 0; mode < 4; mode++) {
-		struct cut_case c = cut_cases[mode == 3 ? 1 : mode];
+	for (mode = 0; mode <= 4; mode++) {
+		struct cut_case c = cut_cases[mode == 3 || mode == 4 ? 1 : mode];
 		struct as_sched as;
-		struct antic_proc p, q;
+		struct antic_proc p, q, w;
 		struct antic_rq *w1, *w2, *pr, *qr, *rq;
 		u64 t;
 
 		c.q_reads = false;
 		newcomer_cut_scene(&as, &p, &q, &c, &t);
+		antic_proc_init(&w);
 		if (mode == 3)
 			as.tun.newcomer_expire = 100 * MS;
 		as_dirty_throttled(&as, false);	/* AS's short write batches */
@@ -3251,12 +3435,14 @@ static void test_newcomer_cuts_kept_batch(void)
 		if (!mode)
 			continue;
 		/* Q's next read: the program's far on, the stream's where it was */
-		qr = mk(mode == 2 ? 300000016 : 300400000, true, &q);
+		qr = mk(mode == 2 ? 300000016 : 300400000, true,
+			mode == 4 ? &w : &q);
 		as_add(&as, qr, t + 100 * MS);
 		CHECK_EQ(qr->newcomer, mode != 3);
-		CHECK_EQ(as_has_work(&as), mode == 1);
+		CHECK_EQ(as.newcomer == &q, mode != 3);
+		CHECK_EQ(as_has_work(&as), mode != 3);
 		rq = next(&as, t + 100 * MS);
-		if (mode != 1) {
+		if (mode == 3) {
 			CHECK(rq == NULL);	/* still kept */
 			CHECK_EQ(as.cnt.newcomer_cuts, 0);
 			continue;
@@ -3299,7 +3485,7 @@ static const struct far_case far_cases[] = {
 	{ true, 200000000, false, false, false, 1, false, AS_END_FAR },
 	/* the latest newcomer's exit does not end its favour here */
 	{ true, 200000000, false, false, false, 2, false, AS_END_FAR },
-	/* 3: a burst of eight new processes, none favoured */
+	/* 3: R's favour over, its budget spent: none runs */
 	{ true, 200000000, false, false, false, 3, true, AS_END_FAR },
 	/* a newcomer's read ends an old P's wait by the favour's rule first */
 	{ true, 200000000, false, false, true, 0, true, AS_END_NEWCOMER },
@@ -3350,14 +3536,11 @@ static u64 far_scene(struct as_sched *as, const struct far_case *c,
 	if (c->r == 1 || c->r == 2)
 		t = serve(as, mk(5000000000ULL, true, r), t) + 30 * MS;
 	if (c->r == 3) {
-		static struct antic_proc burst[AS_BURST_LARGE];
+		struct antic_rq *big = mk(5000000000ULL, true, r);
 
-		for (i = 0; i < AS_BURST_LARGE; i++) {
-			antic_proc_init(&burst[i]);
-			t = serve(as, mk(5000000000ULL + i * 100000000ULL,
-					     true, &burst[i]), t);
-		}
-		CHECK(!as->newcomer);
+		big->nr_sectors = AS_BOOST_BUDGET;
+		t = serve(as, big, t);
+		CHECK(as->newcomer == r && !r->boost_left);
 		t += 30 * MS;
 	}
 	if (c->q_new)
@@ -3488,8 +3671,8 @@ static void chaos_host(bool classes)
 	struct as_tunables t;
 	struct as_sched as;
 	int step, i, nq, bad_count = 0, stalls = 0, over_bound = 0, bounded = 0;
-	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni, nl;
-	int refires = 0;
+	int freed_used = 0, unbounded = 0, forgets = 0, last_sent = 64, ni, nl, nf;
+	int refires = 0, new_requeues = 0;
 	bool last_async = false;	/* the last request sent was a write */
 
 	as_default_tunables(&t, true);
@@ -3586,6 +3769,7 @@ static void chaos_host(bool classes)
 				forgets += rqs[i].proc && rqs[i].proc == as.antic_proc &&
 					   rqs[i].proc->nr_in_flight == 1 &&
 					   !as.antic_rq_done;
+				new_requeues += rqs[i].newcomer;
 				as_requeue(&as, &rqs[i]);
 				if (x >> 50 & 1) {
 					as_add(&as, &rqs[i], now);
@@ -3607,9 +3791,17 @@ static void chaos_host(bool classes)
 			    ((!procs[pi].nr_queued && !procs[pi].nr_in_flight) ||
 			     (x >> 50) % 8 == 0))
 				as_proc_exit(&as, &procs[pi], now);
-		} else if (op < 92) {	/* a process pauses: back, it is new */
-			quiet[(x >> 8) % CHAOS_PROCS] =
-				now + (2100 + (x >> 40) % 1000) * ANTIC_NSEC_PER_MSEC;
+		} else if (op < 92) {
+			/*
+			 * A process pauses: back, it is new. A quarter of
+			 * these only: each process reads for seconds between
+			 * pauses, so that favours overlap and later starts
+			 * outrank earlier ones.
+			 */
+			if ((x >> 60) % 4 == 0)
+				quiet[(x >> 8) % CHAOS_PROCS] =
+					now + (2100 + (x >> 40) % 1000) *
+					      ANTIC_NSEC_PER_MSEC;
 		} else if (op < 97) {	/* the timer */
 			wake = as_get_expiry(&as);
 			if (wake && now >= wake) {
@@ -3630,13 +3822,15 @@ static void chaos_host(bool classes)
 			t.newcomer_plug = (x >> 33) % 3;
 			as_set_tunables(&as, &t);
 		}
-		for (i = 0, n = 0, nq = 0, ni = 0, nl = 0; i < 64; i++) {
+		for (i = 0, n = 0, nq = 0, nf = 0, ni = 0, nl = 0; i < 64; i++) {
 			n += where[i] == 2;
 			nq += where[i] == 1 && rqs[i].newcomer;
+			nf += where[i] == 2 && rqs[i].newcomer;
 			ni += where[i] == 2 && rqs[i].prio_class == ANTIC_CLASS_IDLE;
 			nl += where[i] == 1 && rqs[i].prio_class != ANTIC_CLASS_BE;
 		}
 		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq ||
+		    (int)as.new_in_flight != nf ||
 		    (int)as.idle_in_flight != ni || (int)as.lq_queued != nl)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
@@ -3646,8 +3840,7 @@ static void chaos_host(bool classes)
 		for (i = 0; i < CHAOS_PROCS; i++)
 			if (procs[i].exited && !procs[i].nr_queued &&
 			    !procs[i].nr_in_flight &&
-			    (as.antic_proc == &procs[i] ||
-			     as.start_proc == &procs[i]))
+			    as.antic_proc == &procs[i])
 				freed_used++;
 		if (!wait_is_bounded(&as))
 			unbounded++;
@@ -3660,8 +3853,11 @@ static void chaos_host(bool classes)
 	CHECK_EQ(freed_used, 0);
 	CHECK_EQ(unbounded, 0);
 	CHECK_EQ(refires, 0);
-	/* requeues came, of the request a wait would be timed from too */
-	CHECK(as.cnt.requeues > 1000 && forgets > 20);
+	/*
+	 * requeues came, of the request a wait would be timed from too, and
+	 * of favoured reads (new_in_flight checked above)
+	 */
+	CHECK(as.cnt.requeues > 1000 && forgets > 20 && new_requeues > 20);
 	if (classes) {
 		/* every class was served, the lower ones past a higher one too */
 		CHECK(as.cnt.rt_dispatched > 100 && as.cnt.idle_dispatched > 100);
@@ -3755,11 +3951,13 @@ void suite_core(void)
 	RUN(test_newcomer_expires);
 	RUN(test_newcomer_plug);
 	RUN(test_newcomer_tags);
-	RUN(test_newcomer_tag_wait);
 	RUN(test_newcomer_plug_edges);
 	RUN(test_newcomer_outrank);
 	RUN(test_newcomer_outrank_again);
-	RUN(test_newcomer_burst);
+	RUN(test_newcomer_start_worker);
+	RUN(test_newcomer_plug_worker);
+	RUN(test_requeue_favoured);
+	RUN(test_newcomer_budget);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
 	RUN(test_newcomer_cuts_owed_batch);

@@ -467,9 +467,9 @@ static void test_properties_random_workloads(void)
 }
 
 /*
- * Programs starting beside a load, at random: ten readers (a large burst,
- * never newcomers) at work for 9 s when one to three seeky processes
- * start, perhaps with a writer, and in half the runs more programs every
+ * Programs starting beside a load, at random: ten readers at work for
+ * 9 s (their favour over) when one to three random readers start,
+ * perhaps with a writer, and in half the runs more programs every
  * 2 s after them, each extending the start. While programs start the
  * FIFO holds the load's reads back (start_read_expire), but none past
  * newcomer_expire: no read waits longer than that plus the usual bound
