@@ -1676,6 +1676,10 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
 			ANTIC_DEC(p->nr_sync_in_flight);
+		/* not served: its sectors go back to the budget to_drive took them from */
+		if (rq->queue == ANTIC_SYNC && !rq->write)
+			p->boost_left = antic_min64(p->boost_left + rq->nr_sectors,
+						    AS_BOOST_BUDGET);
 	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
 	if (!p || p != as->antic_proc || p->nr_in_flight || as->antic_rq_done)

@@ -2807,9 +2807,12 @@ static void test_requeue_favoured(void)
 	CHECK(r->newcomer && as.new_queued == 1);
 	CHECK(next(&as, 0) == r);
 	CHECK(as.new_queued == 0 && as.new_in_flight == 1);
+	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET - r->nr_sectors);
 	as_requeue(&as, r);
 	CHECK(!r->newcomer);
 	CHECK_EQ(as.new_in_flight, 0);
+	/* not served: the budget has its sectors back */
+	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET);
 	as_add(&as, r, 1 * MS);
 	CHECK(r->newcomer && as.new_queued == 1);
 	CHECK(next(&as, 1 * MS) == r);
@@ -2946,7 +2949,7 @@ static const struct cut_case cut_cases[] = {
 	{ false, true, false, false, false, 0, 0, "no newcomer" },
 	{ true, true, true, false, true, 200000, 200004, "a program starting" },
 	{ true, true, true, false, true, 0, 4, "a stream starting" },
-	{ true, false, true, false, false, 200000, 200004, "depth 1: the rule stays out" },
+	{ true, false, true, false, true, 200000, 200004, "depth 1: the rule acts too" },
 	{ true, true, false, false, false, 200000, 200004, "the program idle (a poller)" },
 	{ true, true, true, true, false, 0, 4, "a stream past its budget" },
 	{ true, true, true, true, false, 200000, 200004, "a program past its budget" },
@@ -3228,9 +3231,10 @@ static void test_start_fifo_wait(void)
 	o = start_fifo_scene(1000 * MS, START_STREAM, false, 3500 * MS);
 	CHECK(o.first > 1000 * MS && o.first <= 1150 * MS);
 	CHECK(o.second >= o.first + 1000 * MS && o.second <= o.first + 1150 * MS);
-	/* until it has spent its budget (64 reads of 4 MiB: 640 ms) */
+	/* until it has spent its budget (a read of 4 MiB every 10 ms) */
 	o = start_fifo_scene(1000 * MS, START_SPENT, false, 3500 * MS);
-	CHECK(o.first > 640 * MS && o.first <= 800 * MS);
+	CHECK(o.first > AS_BOOST_BUDGET / 8192 * 10 * MS &&
+	      o.first <= AS_BOOST_BUDGET / 8192 * 10 * MS + 160 * MS);
 	CHECK(o.sent2 && o.second <= o.first + 300 * MS);
 	CHECK(o.waits > 0);
 	/* P's first a sync write: sent at read_expire, its read after 1 s */
