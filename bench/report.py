@@ -22,7 +22,8 @@ range, and no verdict ("one run"). The margin is the spread a null A/B
 showed (--null: its report's JSON; the largest difference between one
 module under two names in one repetition, same seed: that cell's where
 the null A/B ran it, but at least 2 %, else the largest of all its
-cells'), or one stated
+cells'; --null may be given again, for null A/Bs of other cells: a cell
+takes the largest spread any of them shows for it), or one stated
 (--margin PCT); without either it is 0 and the ranges alone decide.
 
 --ab A:B tabulates scheduler B against A cell by cell and repetition by
@@ -1822,7 +1823,7 @@ def main(argv):
         elif opt == "--drop":
             drop.append(val)
         elif opt == "--null":
-            MARGIN = null_margin(val)
+            MARGIN = max(MARGIN, null_margin(val))
         elif opt == "--margin":
             try:
                 MARGIN = float(val) / 100

@@ -309,6 +309,9 @@ awk '{ print } ($1 == "RES" || $1 == "FIO") && $4 == "anticipatory" && $3 == "wr
 	$4 = "asbase"; if ($1 == "RES" && $5 == 1 && $2 == 1) $6 = $6 * 1.2; print }' $dir/guest2.log > "$out/null2.log"
 rp --ab anticipatory:asbase "$out/null2.log" "$out/null2" && rp --null "$out/null2.json" "$out/close.log" "$out/c4"
 check "verdict: each cell by its own null spread" test "$(vs "$out/c4.json")" = win
+# two null A/Bs: a cell takes the largest spread either shows for it
+rp --null "$out/null.json" --null "$out/null2.json" "$out/close.log" "$out/c6"
+check "verdict: --null twice, a cell by the larger of its spreads" test "$(vs "$out/c6.json")" = "within noise"
 # and never below 2 %: anticipatory 5.01-5.03 s against mq-deadline's
 # 5.06-5.08 s, the ranges apart, a null spread of 0 %: 1 % is no verdict
 awk '$1 == "RES" && $2 == 32 && $3 == "write-vs-read" && $4 == "anticipatory" { $6 = 5000 + 10 * $5 }
