@@ -381,7 +381,7 @@ static bool at_work(const struct antic_proc *p, u64 now, u64 span)
 static bool boost_active(const struct as_sched *as, u64 now)
 {
 	return as->new_queued || as->new_in_flight ||
-	       now < as->boost_busy + AS_MAX_THINKTIME;
+	       (as->boost_busy && now < as->boost_busy + AS_MAX_THINKTIME);
 }
 
 /*
