@@ -345,6 +345,11 @@ def take_variant(log, name, drop):
     """NAME's cells become anticipatory's (NAME is a variant build of the
     revision reported, bench/variant-ko.sh); anticipatory's own cells and
     those of the schedulers in DROP are left out. Returns None, or why not."""
+    if name == "anticipatory" or name in drop:
+        return "--as %s: a variant's name, neither anticipatory nor one --drop leaves out" % name
+    if log.as_set:
+        return "--as %s: the logs' AS_SET (%s) was written to anticipatory's tunables alone" % (
+            name, " ".join(log.as_set))
     if not any(r["sched"] == name for r in log.res):
         return "--as %s: no cell of %s in the logs" % (name, name)
     gone = set(drop) | {"anticipatory"}
@@ -1854,6 +1859,12 @@ def main(argv):
         print("report: --drop needs --as", file=sys.stderr)
         return 2
     why = take_variant(log, variant, drop) if variant else None
+    scheds = {r["sched"] for r in log.res}
+    for pair in ab:
+        for name in pair:
+            if not why and name not in scheds:
+                why = "--ab %s:%s: no cell of %s in the logs%s" % (
+                    pair[0], pair[1], name, " (after --as)" if variant else "")
     if why:
         print("report: %s" % why, file=sys.stderr)
         return 2

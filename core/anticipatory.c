@@ -134,7 +134,7 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	AS_CNT("newcomer_plugs", newcomer_plugs,
 	       "times dispatch stopped for an active newcomer"),
 	AS_CNT("newcomer_tags", newcomer_tags,
-	       "reads of no newcomer given part of the tags for one"),
+	       "reads of processes not favoured given part of the tags for a start"),
 	AS_CNT("newcomer_yields", newcomer_yields,
 	       "newcomers' reads that yielded to a later newcomer"),
 	AS_CNT("newcomer_cuts", newcomer_cuts,
@@ -418,11 +418,6 @@ static bool program_starts(const struct as_sched *as, u64 now)
 	return np && newcomer(as, np, now) && boost_active(as, now);
 }
 
-static bool newcomer_starts(const struct as_sched *as, u64 now)
-{
-	return program_starts(as, now);
-}
-
 /* Some processes lost the favour: their queued reads lose their turn. */
 static void unfavour(struct as_sched *as, u64 now)
 {
@@ -444,12 +439,19 @@ static void unfavour(struct as_sched *as, u64 now)
 /*
  * @p's sync read at @now: its favour begins at its first read, or at its
  * first after AS_NEWCOMER_IDLE with nothing queued, at the drive or
- * completed, with a full budget.
+ * completed, with a full budget. Not if the tag rule limited this read:
+ * however long it took to get a tag, @p was waiting, not silent, and
+ * would otherwise begin a start that outranks the program it was held
+ * for. The note is the next read's, not a time: a completion of another
+ * of @p's requests may come between the limit and the read's arrival.
  */
 static void newcomer_note(struct antic_proc *p, u64 now)
 {
+	bool held = p->tag_held;
+
+	p->tag_held = false;
 	if (p->have_first &&
-	    (!p->have_completion || at_work(p, now, AS_NEWCOMER_IDLE)))
+	    (held || !p->have_completion || at_work(p, now, AS_NEWCOMER_IDLE)))
 		return;
 	p->have_first = true;
 	p->first_seen = now;
@@ -525,11 +527,10 @@ static const struct antic_proc *plug_newcomer(const struct as_sched *as,
 }
 
 /*
- * The newcomer plug: @rq, a read of a process that is no newcomer, waits
- * while the newcomer (newcomer_track's) is active (requests queued or at
- * the drive, or one completed within AS_MAX_THINKTIME, beyond which it
- * would not be waited on either) and the drive already holds
- * newcomer_plug sync requests of others. At depth 32 the drive's slots
+ * The newcomer plug: @rq, a read of a process not favoured, waits while
+ * a program starts (program_starts) and the drive already holds
+ * newcomer_plug sync requests of processes other than the start's
+ * first. At depth 32 the drive's slots
  * fill with streamers' read-ahead, and the newcomer's next read, though
  * it goes first here, then waits behind all of them at the drive.
  * Holding needs no timer: the requests at the drive complete, and each
@@ -569,6 +570,7 @@ bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 			   now))
 		return false;
 	as->cnt.newcomer_tags++;
+	p->tag_held = true;
 	return true;
 }
 
@@ -900,7 +902,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 		rq->proc->nr_queued++;
 	}
 	/* a kept write batch has one to send, or may end for this read */
-	if (dir == ANTIC_ASYNC || (rq->newcomer && newcomer_starts(as, now)))
+	if (dir == ANTIC_ASYNC || (rq->newcomer && program_starts(as, now)))
 		as->holding = false;
 	as->plugged = false;
 	if (waiting(as)) {
@@ -971,11 +973,9 @@ static bool start_fifo_wait(const struct as_sched *as,
 
 /*
  * The oldest expired read behind a load's read that the FIFO holds back,
- * of a process that is none of the load's: the program's workers, yielded
- * to a later one, have only the FIFO to reach the disk. Without this, git
- * beside 10r-rand at ide2003:1 took 3.27 -> 3.73 s (a worker's read
- * waited 3.5 s behind the load's); with it 3.01 (antic-sim). Walks the
- * expired reads only, once per read_expire.
+ * of a favoured process: the start's own reads past read_expire go at
+ * the FIFO's look, as any read's would, while the load's wait. Walks
+ * the expired reads only, once per read_expire.
  */
 static struct antic_rq *start_fifo_next(const struct as_sched *as,
 					struct antic_rq *head, u64 now)
@@ -1229,7 +1229,7 @@ static void start_batch(struct as_sched *as, u64 now)
 	as->cnt.batches[dir]++;
 	if (dir == ANTIC_ASYNC) {
 		as->write_batch_owed = writes_owed(as);
-		if (as->write_batch_owed && newcomer_starts(as, now)) {
+		if (as->write_batch_owed && program_starts(as, now)) {
 			as->write_batch_owed = false;
 			as->cnt.newcomer_cuts++;
 		}
@@ -1248,7 +1248,7 @@ static void start_batch(struct as_sched *as, u64 now)
 		}
 	} else {
 		as->read_batch_short = writes_owed(as) &&
-				       !newcomer_starts(as, now);
+				       !program_starts(as, now);
 		if (as->read_batch_short)
 			as->cnt.read_batches_short++;
 		/* a read batch is timed from its first completion */
@@ -1267,9 +1267,6 @@ static inline ANTIC_INLINE void to_drive(struct as_sched *as,
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_QUEUED), ANTIC_RQ_DISPATCHED);
 	if (rq->proc) {
 		ANTIC_DEC(rq->proc->nr_queued);
-		if (dir == ANTIC_SYNC && !rq->write)
-			rq->proc->boost_left -= antic_min64(rq->nr_sectors,
-							    rq->proc->boost_left);
 		rq->proc->nr_in_flight++;
 		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
@@ -1321,6 +1318,13 @@ static inline ANTIC_INLINE void move_to_dispatch(struct as_sched *as,
 		ANTIC_DEC(as->new_queued);
 		as->new_in_flight++;
 	}
+	/*
+	 * the favour's budget is best effort's: a read sent is served
+	 * (a requeued one goes to the drive again around the policy)
+	 */
+	if (rq->proc && rq->queue == ANTIC_SYNC && !rq->write)
+		rq->proc->boost_left -= antic_min64(rq->nr_sectors,
+						    rq->proc->boost_left);
 	if (!as->served_started)
 		share_charge(as, now);	/* the share rule's clock starts */
 	as->holding = false;
@@ -1406,7 +1410,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 	}
 
 	if (keep_write_batch(as, writes, now)) {
-		if (!(as->new_queued && newcomer_starts(as, now))) {
+		if (!(as->new_queued && program_starts(as, now))) {
 			if (!as->holding)
 				as->cnt.writes_kept++;
 			as->holding = true;	/* a completion or a new write reruns */
@@ -1676,10 +1680,6 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
 			ANTIC_DEC(p->nr_sync_in_flight);
-		/* not served: its sectors go back to the budget to_drive took them from */
-		if (rq->queue == ANTIC_SYNC && !rq->write)
-			p->boost_left = antic_min64(p->boost_left + rq->nr_sectors,
-						    AS_BOOST_BUDGET);
 	}
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_NEW);
 	if (!p || p != as->antic_proc || p->nr_in_flight || as->antic_rq_done)

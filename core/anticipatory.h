@@ -179,7 +179,7 @@ struct as_counters {
 	/* the newcomer favour */
 	u64 newcomer_reads;	/* reads served ahead of the elevator's choice */
 	u64 newcomer_plugs;	/* times dispatch stopped for a newcomer */
-	u64 newcomer_tags;	/* reads of no newcomer given fewer tags */
+	u64 newcomer_tags;	/* reads not favoured given fewer tags */
 	u64 newcomer_yields;	/* newcomers' reads that yielded to a later one */
 	u64 newcomer_cuts;	/* times a write batch was cut for a program starting */
 	u64 start_fifo_waits;	/* FIFO looks that left a load's read for a program */
@@ -283,8 +283,9 @@ struct as_sched {
 	/*
 	 * The newcomer favour: favoured reads queued and at the drive, the
 	 * last completion of one (ns), and the process that began the
-	 * latest start (AS_NEWCOMER_SETTLE; NULL once its favour is over)
-	 * with the time its favour ends.
+	 * latest start (AS_NEWCOMER_SETTLE; NULL from the first favoured
+	 * read after its favour ended by time, budget or exit) with the
+	 * time its favour ends by time.
 	 */
 	u32 new_queued;
 	u32 new_in_flight;

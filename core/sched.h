@@ -37,6 +37,7 @@ struct antic_proc {
 	bool have_completion;	/* last_completion is meaningful */
 	bool have_pos;		/* last_pos is meaningful */
 	bool have_first;	/* first_seen is meaningful */
+	bool tag_held;		/* the newcomer tag rule limited its next read */
 	u64 last_completion;	/* ns: when its last request completed */
 	u64 last_pos;		/* sector after the end of its last sync request */
 	/* fixed point, 1.0 == 256, decayed by 7/8 per sample */

@@ -422,7 +422,15 @@ sys.exit(0 if st == [] and {k: m for k, m in got.items() if k[0] == "ide2003"} =
 	"$out/merged.json" "$out/asv.json" &&
 	! rp2 --as asx "$out/part1.log" "$out/part2v.log" "$out/asx" 2> "$out/asx.err" &&
 	grep -q "no cell of asx" "$out/asx.err" && [ ! -e "$out/asx.txt" ] &&
-	! rp2 --drop bfq "$out/part1.log" "$out/part2v.log" "$out/dr" 2> "$out/dr.err" && [ ! -e "$out/dr.txt" ]; then
+	! rp2 --drop bfq "$out/part1.log" "$out/part2v.log" "$out/dr" 2> "$out/dr.err" && [ ! -e "$out/dr.txt" ] &&
+	! rp2 --as asv --drop asv "$out/part1.log" "$out/part2v.log" "$out/dd" 2> "$out/dd.err" &&
+	grep -q "neither anticipatory nor" "$out/dd.err" && [ ! -e "$out/dd.txt" ] &&
+	! rp2 --as asv --ab anticipatory:asv "$out/part1.log" "$out/part2v.log" "$out/da" 2> "$out/da.err" &&
+	grep -q "no cell of asv in the logs (after --as)" "$out/da.err" && [ ! -e "$out/da.txt" ] &&
+	sed '1s/$/ as_set=antic_expire=0/' "$out/part1.log" > "$out/p1s.log" &&
+	sed '1s/$/ as_set=antic_expire=0/' "$out/part2v.log" > "$out/p2s.log" &&
+	! rp2 --as asv "$out/p1s.log" "$out/p2s.log" "$out/ds" 2> "$out/ds.err" &&
+	grep -q "AS_SET (antic_expire=0) was written to anticipatory's tunables alone" "$out/ds.err" && [ ! -e "$out/ds.txt" ]; then
 	ok "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
 else
 	cat "$out/asv.err" "$out/asx.err" "$out/dr.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"

@@ -223,10 +223,8 @@ checks = [
 for name, good in checks:
     print("%s sim: %s" % ("PASS" if good else "FAIL", name))
 PY
-# the start FIFO beside that load: its program ended (exited) before the
-# readers began, so its chain is over and the readers are python's load
-# (with the chain outliving its first program, as in vmbench after
-# read-vs-fsync, the rule never acted here: 0 waits, 2.34 s either way)
+# the start FIFO beside that load: the readers began their favour 2 s
+# before python, so python outranks them and they are its load
 python_beside "$out/after0.json" $dir/load-after-program.fio 3500ms st2000dm006 32 1024 --set start_read_expire=0
 python3 - "$out/after0.json" "$out/after.json" >> "$out/simchecks" 2>&1 <<'PY'
 import json, sys

@@ -2794,6 +2794,66 @@ static void test_newcomer_plug_worker(void)
  * again; its completion then balances the counts (a second decrement
  * would warn, and the harness fail).
  */
+/*
+ * The favour's budget is best effort's: a real-time read of a newcomer is
+ * not charged to it, a best-effort read is.
+ */
+static void test_newcomer_budget_best_effort(void)
+{
+	struct as_sched as;
+	struct antic_proc p;
+	struct antic_rq *a, *rt;
+
+	fresh(&as);
+	antic_proc_init(&p);
+	a = mk(1000, true, &p);
+	as_add(&as, a, 0);
+	CHECK(next(&as, 0) == a);
+	as_complete(&as, a, 1 * MS);
+	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET - a->nr_sectors);
+	rt = mk_class(5000, true, &p, ANTIC_CLASS_RT);
+	rt->nr_sectors = 2048;
+	as_add(&as, rt, 2 * MS);
+	CHECK(next(&as, 2 * MS) == rt);
+	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET - a->nr_sectors);
+	as_complete(&as, rt, 3 * MS);
+}
+
+/*
+ * A reader the tag rule held while a program started, its read arriving
+ * 2.7 s later: it was waiting, not silent, so it begins no start and the
+ * program keeps its favour; a reader truly silent that long begins one.
+ */
+static void test_newcomer_tag_held(void)
+{
+	int held;
+
+	for (held = 0; held <= 1; held++) {
+		struct as_sched as;
+		struct antic_proc old, np;
+		struct antic_rq *nr, *nr2, *r;
+		u64 t;
+
+		fresh(&as);
+		antic_proc_init(&old);
+		antic_proc_init(&np);
+		t = grow_old(&as, &old, 1000, 3500 * MS);
+		as.drive_queues = true;
+		nr = mk(900000, true, &np);
+		as_add(&as, nr, t + 1 * MS);
+		CHECK(as.newcomer == &np);
+		if (held)
+			CHECK(as_newcomer_limits_tags(&as, &old, 64, t + 100 * MS));
+		nr2 = mk(901000, true, &np);
+		as_add(&as, nr2, t + 2600 * MS);
+		r = mk(3000, true, &old);
+		as_add(&as, r, t + 2700 * MS);
+		CHECK_EQ(r->newcomer, !held);
+		CHECK(as.newcomer == (held ? &np : &old));
+		CHECK_EQ(nr2->newcomer, held);
+	}
+}
+
 static void test_requeue_favoured(void)
 {
 	struct as_sched as;
@@ -2811,8 +2871,8 @@ static void test_requeue_favoured(void)
 	as_requeue(&as, r);
 	CHECK(!r->newcomer);
 	CHECK_EQ(as.new_in_flight, 0);
-	/* not served: the budget has its sectors back */
-	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET);
+	/* the host sends it to the drive again around the policy: charged */
+	CHECK_EQ(p.boost_left, AS_BOOST_BUDGET - r->nr_sectors);
 	as_add(&as, r, 1 * MS);
 	CHECK(r->newcomer && as.new_queued == 1);
 	CHECK(next(&as, 1 * MS) == r);
@@ -3961,6 +4021,8 @@ void suite_core(void)
 	RUN(test_newcomer_start_worker);
 	RUN(test_newcomer_plug_worker);
 	RUN(test_requeue_favoured);
+	RUN(test_newcomer_budget_best_effort);
+	RUN(test_newcomer_tag_held);
 	RUN(test_newcomer_budget);
 	RUN(test_newcomer_keeps_drive);
 	RUN(test_newcomer_edges);
