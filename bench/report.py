@@ -43,8 +43,8 @@ Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME [--
        apart, of one kernel and instrument; each part's wall time is shown)
        (--as NAME: NAME's cells are anticipatory's, NAME being a build of
        the revision reported under another name, bench/variant-ko.sh, run
-       in a part of its own; anticipatory's own cells, and those of each
-       --drop NAME, are left out)
+       in a part of its own; anticipatory's own cells are left out where
+       NAME ran the same cell, and every cell of each --drop NAME)
        (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme FILE JSON...  (rewrites the section
        between FILE's vmbench markers, as in docs/results.md, from the
@@ -343,8 +343,10 @@ def merge_logs(logs, paths):
 
 def take_variant(log, name, drop):
     """NAME's cells become anticipatory's (NAME is a variant build of the
-    revision reported, bench/variant-ko.sh); anticipatory's own cells and
-    those of the schedulers in DROP are left out. Returns None, or why not."""
+    revision reported, bench/variant-ko.sh): anticipatory's own cells are
+    left out where NAME ran the same cell (disk, depth, workload, load;
+    a cost run's mix), and every cell of the schedulers in DROP. Returns
+    None, or why not."""
     if name == "anticipatory" or name in drop:
         return "--as %s: a variant's name, neither anticipatory nor one --drop leaves out" % name
     if log.as_set:
@@ -352,16 +354,22 @@ def take_variant(log, name, drop):
             name, " ".join(log.as_set))
     if not any(r["sched"] == name for r in log.res):
         return "--as %s: no cell of %s in the logs" % (name, name)
-    gone = set(drop) | {"anticipatory"}
+    ran = {(r["disk"], r["depth"], r["tag"]) for r in log.res if r["sched"] == name}
+    ran_cost = {c["load"] for c in log.cost if c["sched"] == name}
+
+    def gone(sched, cell):
+        return sched in drop or (sched == "anticipatory" and cell in ran)
 
     def rename(s):
         return "anticipatory" if s == name else s
-    log.res = [dict(r, sched=rename(r["sched"])) for r in log.res if r["sched"] not in gone]
+    log.res = [dict(r, sched=rename(r["sched"])) for r in log.res
+               if not gone(r["sched"], (r["disk"], r["depth"], r["tag"]))]
     for attr in ("settle", "clock", "sreplay", "fio"):
         d = getattr(log, attr)
         setattr(log, attr, {k[:3] + (rename(k[3]),) + k[4:]: v for k, v in d.items()
-                            if k[3] not in gone})
-    log.cost = [dict(c, sched=rename(c["sched"])) for c in log.cost if c["sched"] not in gone]
+                            if not gone(k[3], k[:3])})
+    log.cost = [dict(c, sched=rename(c["sched"])) for c in log.cost
+                if not (c["sched"] in drop or (c["sched"] == "anticipatory" and c["load"] in ran_cost))]
     return None
 
 
