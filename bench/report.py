@@ -175,7 +175,7 @@ class Log:
         self.costrun = None
         self.costreps = None
         self.icount = None   # qemu's instruction clock: 2^icount ns a guest instruction
-        self.read_ahead_kb = None  # the guest disk's, as its log says (from this round's logs on)
+        self.read_ahead = {}  # disk -> its read_ahead_kb in the guest, as the log says (the kernel's per disk)
         self.as_set = []  # anticipatory's tunables as AS_SET wrote them ("name=value")
         self.cost_antic_expire = None  # anticipatory's antic_expire in the cost runs, ms
         self.disks = []   # (preset, depth) in order
@@ -228,8 +228,8 @@ def read_log(path):
                     if mm:
                         setattr(log, key, conv(mm.group(1)))
             m = re.search(r"^vm: disk ready, .*read_ahead_kb (\d+)", line)
-            if m and log.read_ahead_kb is None:
-                log.read_ahead_kb = int(m.group(1))
+            if m:
+                log.read_ahead.setdefault(disk, int(m.group(1)))
             m = re.search(r"^vm: instruction clock: icount shift=(\d+)", line)
             if m:
                 log.icount = int(m.group(1))
@@ -313,10 +313,14 @@ def merge_logs(logs, paths):
             return None, "%s: the same boot (boot_id %s) as %s: a part is its own boot" % (
                 path, other.boot_id, paths[0])
         for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick", "startup_offset",
-                     "as_set", "read_ahead_kb"):
+                     "as_set"):
             if getattr(other, attr) != getattr(base, attr):
                 return None, "%s: %s %s, but %s has %s" % (
                     path, attr, getattr(other, attr), paths[0], getattr(base, attr))
+        for d, kb in other.read_ahead.items():
+            if base.read_ahead.get(d, kb) != kb:
+                return None, "%s: read_ahead_kb %d at %s, but an earlier part has %d" % (
+                    path, kb, d, base.read_ahead[d])
         for r in other.res:
             k = (r["disk"], r["depth"], r["tag"], r["sched"], r["rep"])
             if k in keys:
@@ -336,8 +340,8 @@ def merge_logs(logs, paths):
         base.cost += other.cost
         for attr in ("sizes", "sreplay", "fio", "settle", "clock"):
             getattr(base, attr).update(getattr(other, attr))
-        if base.read_ahead_kb is None:
-            base.read_ahead_kb = other.read_ahead_kb
+        for d, kb in other.read_ahead.items():
+            base.read_ahead.setdefault(d, kb)
     return base, None
 
 
@@ -449,9 +453,10 @@ def sim_predictions(log, cells):
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
         dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
-        if log.read_ahead_kb:
-            # Linux 7.x gives the raw disk 1024 KiB where 6.x gave 128
-            dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
+        if log.read_ahead.get(disk):
+            # the raw disk's, as the guest's kernel set it (7.x: 1024 KiB
+            # where the drive's optimal I/O size allows, 6.x: 128)
+            dset += ["--set", "read_ahead_kb=%d" % log.read_ahead[disk]]
         # anticipatory's prediction under the tunables its runs had (antic-sim
         # takes the sysfs names; deadline's are dl_*, so only it is changed)
         for kv in log.as_set:
@@ -1034,8 +1039,8 @@ def ionice_sim(log, guest):
         alone = section_alone(os.path.join(TOP, "bench", "jobs", "ionice-backup.fio"), "reader", tmp)
         for disk, depth in sorted({k[:2] for k in guest}, key=str):
             dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
-            if log.read_ahead_kb:
-                dset += ["--set", "read_ahead_kb=%d" % log.read_ahead_kb]
+            if log.read_ahead.get(disk):
+                dset += ["--set", "read_ahead_kb=%d" % log.read_ahead[disk]]
             for kv in log.as_set:
                 dset += ["--set", kv]
             # the player's size as the guest's fio had it

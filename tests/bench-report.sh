@@ -446,6 +446,23 @@ sys.exit(0 if got.keys() == want.keys() and all(near(k, m) for k, m in got.items
 else
 	cat "$out/asv.err" "$out/asx.err" "$out/dr.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
 fi
+# read-ahead is the kernel's per disk: parts on two disks with their
+# own are merged, antic-sim gets each disk's; one disk's twice with two
+# is refused
+sed 's/^vm: disk ready, .*/&, read_ahead_kb 1024, max_sectors_kb 512/' "$out/part1.log" > "$out/ra1.log"
+sed 's/^vm: disk ready, .*/&, read_ahead_kb 256, max_sectors_kb 128/' "$out/part2.log" > "$out/ra2.log"
+sed 's/read_ahead_kb 1024/read_ahead_kb 512/' "$out/ra1.log" | sed 's/^vm: boot_id .*//' > "$out/ra3.log"
+rm -f "$out/ra.args"
+if FAKE_SIM_ARGS="$out/ra.args" rp2 "$out/ra1.log" "$out/ra2.log" "$out/ra" 2> "$out/ra.err" &&
+	grep -q "disk=st2000dm006 .*read_ahead_kb=1024" "$out/ra.args" &&
+	grep -q "disk=ide2003 .*read_ahead_kb=256" "$out/ra.args" &&
+	! grep -q "disk=st2000dm006 .*read_ahead_kb=256\|disk=ide2003 .*read_ahead_kb=1024" "$out/ra.args" &&
+	! rp2 "$out/ra1.log" "$out/ra2.log" "$out/ra3.log" "$out/rb" 2> "$out/rb.err" &&
+	grep -q "read_ahead_kb 512 at st2000dm006, but an earlier part has 1024" "$out/rb.err" && [ ! -e "$out/rb.txt" ]; then
+	ok "read-ahead per disk: two disks' parts merged, each disk's to antic-sim; one disk's with two refused"
+else
+	cat "$out/ra.err" "$out/rb.err"; ko "read-ahead per disk: two disks' parts merged, each disk's to antic-sim; one disk's with two refused"
+fi
 # ionice: each job's own runtime from the measured run's fio JSON (the
 # reader alone, beside the idle and the best-effort backup; the player at
 # real time and at best effort), the ratios of medians and the verdicts by
