@@ -2445,6 +2445,33 @@ static void test_newcomer_keeps_drive(void)
  * the newcomer's own read is never held; 20 ms after its last completion
  * it is no longer active and the rest go. Off (0), all go at once.
  */
+/*
+ * The plug's scene, on a drive that queues: @q, at work for 3.5 s, then
+ * @p, new, reads once, and @q queues four reads (@qr) while AS waits
+ * for @p; the wait's timer runs out at the time returned plus 8 ms.
+ */
+static u64 plug_scene(struct as_sched *as, struct antic_proc *p,
+		      struct antic_proc *q, struct antic_rq *qr[4])
+{
+	struct antic_rq *r1, *rq;
+	u64 t;
+	int i;
+
+	as->drive_queues = true;	/* as after three requests at once */
+	t = grow_old(as, q, 300000000, 3500 * MS);
+	r1 = mk(1000, true, p);
+	as_add(as, r1, t);
+	CHECK(next(as, t) == r1);
+	as_complete(as, r1, t + 1 * MS);
+	for (i = 0; i < 4; i++) {
+		qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, q);
+		as_add(as, qr[i], t + 1 * MS);
+	}
+	/* AS waits for P first; then its wait runs out */
+	CHECK(as_dispatch(as, t + 1 * MS, &rq) == ANTIC_IDLE);
+	return t;
+}
+
 static void test_newcomer_plug(void)
 {
 	int on;
@@ -2452,24 +2479,12 @@ static void test_newcomer_plug(void)
 	for (on = 0; on <= 1; on++) {
 		struct as_sched as;
 		struct antic_proc p, q;
-		struct antic_rq *r1, *r2, *qr[4], *rq;
+		struct antic_rq *r2, *qr[4], *rq;
 		u64 t;
-		int i;
 
 		two_procs(&as, &p, &q, 1);
 		as.tun.newcomer_plug = on ? 2 : 0;
-		as.drive_queues = true;	/* as after three requests at once */
-		t = grow_old(&as, &q, 300000000, 3500 * MS);
-		r1 = mk(1000, true, &p);
-		as_add(&as, r1, t);
-		CHECK(next(&as, t) == r1);
-		as_complete(&as, r1, t + 1 * MS);
-		for (i = 0; i < 4; i++) {
-			qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
-			as_add(&as, qr[i], t + 1 * MS);
-		}
-		/* AS waits for P first; then its wait runs out */
-		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		t = plug_scene(&as, &p, &q, qr);
 		t += 8 * MS;
 		as_handle_expiry(&as, t);
 		CHECK(next(&as, t) == qr[0]);
@@ -2745,26 +2760,15 @@ static void test_newcomer_plug_worker(void)
 	for (worker = 0; worker <= 1; worker++) {
 		struct as_sched as;
 		struct antic_proc s, q, w;
-		struct antic_rq *r1, *wr, *qr[4], *rq;
+		struct antic_rq *wr, *qr[4], *rq;
 		u64 t;
 		int i;
 
 		two_procs(&as, &s, &q, 1);
 		antic_proc_init(&w);
-		as.drive_queues = true;	/* as after three requests at once */
 		/* rule 1 off: it would keep the drive for W's read itself */
 		as.tun.antic_in_flight = 0;
-		t = grow_old(&as, &q, 300000000, 3500 * MS);
-		r1 = mk(1000, true, &s);
-		as_add(&as, r1, t);
-		CHECK(next(&as, t) == r1);
-		as_complete(&as, r1, t + 1 * MS);
-		for (i = 0; i < 4; i++) {
-			qr[i] = mk(300000000 + 8 * (1167 + (u64)i), true, &q);
-			as_add(&as, qr[i], t + 1 * MS);
-		}
-		/* AS waits for S first; then its wait runs out */
-		CHECK(as_dispatch(&as, t + 1 * MS, &rq) == ANTIC_IDLE);
+		t = plug_scene(&as, &s, &q, qr);
 		as_handle_expiry(&as, t + 8 * MS);
 		CHECK(next(&as, t + 8 * MS) == qr[0]);
 		CHECK(next(&as, t + 8 * MS) == qr[1]);
