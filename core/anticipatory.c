@@ -561,9 +561,8 @@ bool as_newcomer_limits_tags(struct as_sched *as, struct antic_proc *p,
 	 * A process yet to read is as new as any: its first read is not
 	 * held. Tags enough to share: at depth 1 a drive never queues, but
 	 * the host may still hand out many tags (hddsim at depth 1: 64, all
-	 * taken by ten readers' read-ahead, python beside them 161 s in
-	 * antic-sim); with the two a depth-1 device gets from 6.18 on, the
-	 * readers would be left one.
+	 * of which ten readers' read-ahead can take); with the two a depth-1
+	 * device gets from 6.18 on, the readers would be left one.
 	 */
 	if (!p || !p->have_first || favoured(as, p, now) ||
 	    !plug_newcomer(as, as->drive_queues || tags >= AS_TAGS_SHARED,
@@ -615,12 +614,8 @@ static bool in_flight_keeps(const struct as_sched *as,
  * async writes stay out as before. Not where it would jump a favour:
  * while a newcomer's favour runs (or P's), only a favoured process's
  * read ends the wait, so a favoured P gives way to its peers only.
- * antic-sim, st2000dm006 at depth 32, four random readers beside a
- * writer: their p50 21.4 -> 14.8 ms and the writer 96.6 -> 106.7 MB/s;
- * the readers alone 18.9 -> 14.2 ms (deadline 14.5). Nearer seekers keep
- * their waits: with git's processes (8-79 MiB apart) giving way to each
- * other (at a 1 MiB threshold), git beside ten random readers took
- * 1.84-1.88 s instead of 1.60.
+ * Nearer seekers (a program's processes, their reads tens of MiB apart)
+ * keep their waits: their next reads are near enough to be worth it.
  */
 static bool far_seeker_yields(const struct as_sched *as,
 			      const struct antic_proc *p,

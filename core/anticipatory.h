@@ -39,8 +39,8 @@
 /*
  * A start: processes whose boosts begin within this long of the one that
  * began the latest start are part of it (a program's threads and
- * children: git's workers first read up to 733 ms after git at depth 1
- * beside ten streamers, in antic-sim); a boost that began this much
+ * children, whose first reads beside a busy disk come up to some
+ * hundreds of ms after the program's); a boost that began this much
  * before the latest start's is outranked by it while that start's boost
  * lasts (the load a program starts beside).
  */
@@ -51,7 +51,7 @@
  * drive queues, its next read is not worth keeping other reads out of
  * the drive for.
  * antic-sim's random readers over 8 GiB: 0.5-4.8 GiB; the start-up
- * traces' seekers up to 79 MiB (git's processes 8-79, python's 63).
+ * traces' seekers up to 79 MiB.
  */
 #define AS_FAR_SEEK 262144
 /* The newcomer plug's tag half acts at any depth from this many tags on. */
