@@ -261,11 +261,31 @@ static inline ANTIC_INLINE void queue_del(struct as_sched *as,
 }
 
 /* One 7/8-decayed fixed-point sample: the statistic every mean here uses. */
-static void decay_sample(u32 *samples, u64 *total, u64 *mean, u64 x)
+/*
+ * A 7/8-decayed mean of @x: @samples and @total in 256ths, so that the
+ * mean is (total + 128) / samples.
+ */
+static void decay(u32 *samples, u64 *total, u64 x)
 {
 	*samples = (7 * *samples + 256) / 8;
 	*total = (7 * *total + 256 * x) / 8;
+}
+
+static void decay_sample(u32 *samples, u64 *total, u64 *mean, u64 x)
+{
+	decay(samples, total, x);
 	*mean = antic_div64(*total + 128, *samples);
+}
+
+/* The priors: 7/8-decayed means over first samples, their totals in 256ths. */
+static inline u64 new_ttime_mean(const struct as_sched *as)
+{
+	return as->new_ttime_total / 256;
+}
+
+static inline u64 new_seek_mean(const struct as_sched *as)
+{
+	return as->new_seek_total / 256;
 }
 
 static u32 decay_prob(u32 p, bool hit)
@@ -284,7 +304,6 @@ static void update_history(struct as_sched *as, struct antic_proc *p,
 		if (!p->ttime_samples) {
 			as->new_ttime_total =
 				(7 * as->new_ttime_total + 256 * think) / 8;
-			as->new_ttime_mean = as->new_ttime_total / 256;
 		}
 		decay_sample(&p->ttime_samples, &p->ttime_total,
 			     &p->ttime_mean, think);
@@ -300,7 +319,6 @@ static void update_history(struct as_sched *as, struct antic_proc *p,
 		if (!p->seek_samples) {
 			as->new_seek_total =
 				(7 * as->new_seek_total + 256 * dist) / 8;
-			as->new_seek_mean = as->new_seek_total / 256;
 		}
 		decay_sample(&p->seek_samples, &p->seek_total, &p->seek_mean,
 			     dist);
@@ -340,7 +358,7 @@ static bool close_to_head(const struct as_sched *as,
 	if (dist <= radius)
 		return true;
 	/* a request nearer than P's own next one usually is, is as good */
-	seek_mean = p->seek_samples ? p->seek_mean : as->new_seek_mean;
+	seek_mean = p->seek_samples ? p->seek_mean : new_seek_mean(as);
 	return dist <= seek_mean;
 }
 
@@ -657,7 +675,7 @@ static u32 write_k(const struct as_sched *as)
  */
 static bool drained(const struct as_sched *as)
 {
-	if (!as->nr_dispatched)
+	if (!as_at_drive(as))
 		return true;
 	return as->batch_dir == ANTIC_SYNC && as->tun.write_bound &&
 	       !as->in_flight[ANTIC_SYNC] &&
@@ -688,24 +706,25 @@ static void tune_write_k(struct as_sched *as, const struct antic_rq *rq,
 {
 	u64 t = now - rq->dispatch_time;
 	u32 k = write_k(as);
+	u64 loaded, base;
 
 	if (!as->tun.write_bound || rq->write || rq->queue != ANTIC_SYNC)
 		return;
 	if (!rq->loaded) {
-		decay_sample(&as->base_samples, &as->base_total,
-			     &as->base_mean, t);
+		decay(&as->base_samples, &as->base_total, t);
 		return;
 	}
 	if (!as->base_samples)
 		return;		/* nothing to judge against yet */
-	decay_sample(&as->loaded_samples, &as->loaded_total,
-		     &as->loaded_mean, t);
-	if (4 * as->loaded_mean > AS_K_SLOW_X4 * as->base_mean) {
+	decay(&as->loaded_samples, &as->loaded_total, t);
+	loaded = antic_div64(as->loaded_total + 128, as->loaded_samples);
+	base = antic_div64(as->base_total + 128, as->base_samples);
+	if (4 * loaded > AS_K_SLOW_X4 * base) {
 		if (k > 1) {
 			set_write_k(as, k - 1);
 			as->cnt.k_lowered++;
 		}
-	} else if (4 * as->loaded_mean < AS_K_FAST_X4 * as->base_mean) {
+	} else if (4 * loaded < AS_K_FAST_X4 * base) {
 		if (k < as->tun.write_bound) {
 			set_write_k(as, k + 1);
 			as->cnt.k_raised++;
@@ -739,7 +758,7 @@ static struct antic_rq *overdue_sync_write(const struct as_sched *as,
 
 	if (!bound || !as->antic_proc || (next && next->proc != as->antic_proc))
 		return NULL;
-	if (as->have_early && now < as->last_early + bound)
+	if (now < as->early_until)
 		return NULL;
 	for (n = 0; rq && n < AS_SYNC_WRITE_LOOK; n++, rq = rq->fifo_next) {
 		if (rq->add_time + as->tun.sync_write_expire > now)
@@ -797,7 +816,7 @@ static int break_reason(struct as_sched *as, const struct antic_rq *rq,
 	if (p->exited)
 		return as->exit_no_coop > 128 ? AS_END_EXIT : -1;
 	if (!p->ttime_samples) {
-		if (as->new_ttime_mean > as->tun.antic_expire)
+		if (new_ttime_mean(as) > as->tun.antic_expire)
 			return AS_END_THINK;
 		if (as->exit_prob * as->exit_no_coop > 128 * 256)
 			return AS_END_THINK;
@@ -1265,13 +1284,12 @@ static inline ANTIC_INLINE void to_drive(struct as_sched *as,
 		rq->proc->nr_in_flight++;
 		rq->proc->nr_sync_in_flight += dir == ANTIC_SYNC;
 	}
-	as->nr_dispatched++;
-	/* bfq's test for a queueing drive; blk-mq sends no more than the tags plus one */
-	if (as->nr_dispatched >= 3)
-		as->drive_queues = true;
 	rq->dispatch_time = now;
 	rq->loaded = as->in_flight[ANTIC_ASYNC] > 0;
 	as->in_flight[dir]++;
+	/* bfq's test for a queueing drive; blk-mq sends no more than the tags plus one */
+	if (as_at_drive(as) >= 3)
+		as->drive_queues = true;
 	as->cnt.dispatched[dir]++;
 	/*
 	 * In case we anticipate after this one: a sync request of a class
@@ -1285,12 +1303,10 @@ static inline ANTIC_INLINE void to_drive(struct as_sched *as,
 	as->cnt.direct_writes += rq->direct;
 	as->antic_rq_done = false;
 	as->antic_class = rq->prio_class;
-	if (rq->prio_class == ANTIC_CLASS_IDLE) {
-		as->idle_in_flight++;
-	} else {
+	as->class_in_flight[rq->prio_class]++;
+	if (rq->prio_class != ANTIC_CLASS_IDLE) {
 		as->other_busy = now;
 		as->idle_open = false;
-		as->rt_in_flight += rq->prio_class == ANTIC_CLASS_RT;
 	}
 	if (as->have_last_end && rq->sector != as->head) {
 		as->cnt.seeks++;
@@ -1371,8 +1387,8 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 				if (waiting(as))
 					end_wait(as, AS_END_DEADLINE);
 				as->cnt.sync_writes_early++;
-				as->last_early = now;
-				as->have_early = true;
+				as->early_until =
+					now + as->tun.sync_write_expire;
 				rq = w;
 				goto dispatch;
 			}
@@ -1451,7 +1467,7 @@ static bool idle_may_go(struct as_sched *as, u64 now)
 	if (as->idle_open || waiting(as))
 		return as->idle_open;
 	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&
-	    as->nr_dispatched == as->idle_in_flight &&
+	    as_at_drive(as) == as->class_in_flight[ANTIC_CLASS_IDLE] &&
 	    now >= as->other_busy + AS_IDLE_GRACE)
 		as->idle_open = true;
 	if (aging && ((head && now >= head->add_time + aging) ||
@@ -1531,7 +1547,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_classes(struct as_sched *as,
 		if (as->antic_class == ANTIC_CLASS_RT &&
 		    should_anticipate(as, rq, now))
 			return anticipate(as, now);
-	} else if (as->rt_in_flight) {
+	} else if (as->class_in_flight[ANTIC_CLASS_RT]) {
 		/*
 		 * a queueing drive would serve them behind the others'. Their
 		 * completion reruns the queue: has_work turns true then
@@ -1563,7 +1579,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 			       struct antic_rq **out)
 {
 	*out = NULL;
-	if (as->lq_queued || (as->rt_in_flight && be_queued(as)))
+	if (as->lq_queued || (as->class_in_flight[ANTIC_CLASS_RT] && be_queued(as)))
 		return dispatch_classes(as, now, out);
 	/*
 	 * Nothing queued (a host asks after every completion): only a wait
@@ -1583,7 +1599,6 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	struct antic_proc *p = rq->proc;
 
 	antic_rq_move(rq, ANTIC_RQ_IN(ANTIC_RQ_DISPATCHED), ANTIC_RQ_DONE);
-	ANTIC_DEC(as->nr_dispatched);
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	/*
 	 * A kept write batch ends with its last write or at its first
@@ -1593,13 +1608,10 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	if (!as->in_flight[ANTIC_ASYNC] || now > as->batch_expires)
 		as->holding = false;
 	as->plugged = false;
-	if (rq->prio_class == ANTIC_CLASS_IDLE) {
-		ANTIC_DEC(as->idle_in_flight);
-	} else {
+	ANTIC_DEC(as->class_in_flight[rq->prio_class]);
+	if (rq->prio_class != ANTIC_CLASS_IDLE) {
 		as->other_busy = now;
 		as->idle_open = false;
-		if (rq->prio_class == ANTIC_CLASS_RT)
-			ANTIC_DEC(as->rt_in_flight);
 	}
 	if (rq->queue == ANTIC_SYNC)
 		tune_write_k(as, rq, now);
@@ -1658,7 +1670,6 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 {
 	struct antic_proc *p = rq->proc;
 
-	ANTIC_DEC(as->nr_dispatched);
 	ANTIC_DEC(as->in_flight[rq->queue]);
 	as->holding = false;
 	as->plugged = false;
@@ -1667,10 +1678,7 @@ void as_requeue(struct as_sched *as, struct antic_rq *rq)
 		ANTIC_DEC(as->new_in_flight);
 		rq->newcomer = false;
 	}
-	if (rq->prio_class == ANTIC_CLASS_IDLE)
-		ANTIC_DEC(as->idle_in_flight);
-	else if (rq->prio_class == ANTIC_CLASS_RT)
-		ANTIC_DEC(as->rt_in_flight);
+	ANTIC_DEC(as->class_in_flight[rq->prio_class]);
 	if (p) {
 		ANTIC_DEC(p->nr_in_flight);
 		if (rq->queue == ANTIC_SYNC)
@@ -1758,12 +1766,12 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (!as->lq_queued && !as->rt_in_flight) {
+	if (!as->lq_queued && !as->class_in_flight[ANTIC_CLASS_RT]) {
 		if (!be_queued(as))
 			return false;
 	} else if (class_queued(as, ANTIC_CLASS_RT)) {
 		return !waiting(as);
-	} else if (as->rt_in_flight) {
+	} else if (as->class_in_flight[ANTIC_CLASS_RT]) {
 		return false;	/* the others wait for the drive: a completion reruns */
 	} else if (!be_queued(as)) {
 		return class_queued(as, ANTIC_CLASS_IDLE) && as->idle_open &&
@@ -1792,7 +1800,7 @@ static u64 idle_gate_time(const struct as_sched *as)
 	    !class_queued(as, ANTIC_CLASS_IDLE) || waiting(as))
 		return 0;
 	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&
-	    as->nr_dispatched == as->idle_in_flight)
+	    as_at_drive(as) == as->class_in_flight[ANTIC_CLASS_IDLE])
 		t = as->other_busy + AS_IDLE_GRACE;
 	for (d = 0; aging && d < ANTIC_NR_DIRS; d++)
 		if (q[d].fifo_head)
@@ -1818,8 +1826,8 @@ void as_estimates(const struct as_sched *as, struct as_estimates *e)
 {
 	e->exit_prob = as->exit_prob;
 	e->exit_no_coop = as->exit_no_coop;
-	e->new_ttime_mean = as->new_ttime_mean;
-	e->new_seek_mean = as->new_seek_mean;
+	e->new_ttime_mean = new_ttime_mean(as);
+	e->new_seek_mean = new_seek_mean(as);
 }
 
 struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,

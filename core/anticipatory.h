@@ -222,8 +222,7 @@ struct as_sched {
 	struct as_tunables tun;
 	struct antic_queue q[ANTIC_NR_DIRS];
 	u64 seq;
-	u32 nr_dispatched;	/* at the drive, both directions */
-	u32 in_flight[ANTIC_NR_DIRS];	/* the same by class */
+	u32 in_flight[ANTIC_NR_DIRS];	/* at the drive, by queue */
 
 	/* batches */
 	int batch_dir;
@@ -248,8 +247,8 @@ struct as_sched {
 	u64 write_batch_start;
 
 	/* priors for processes without history, and exit statistics */
-	u64 new_ttime_total, new_ttime_mean;
-	u64 new_seek_total, new_seek_mean;
+	u64 new_ttime_total;	/* ns, 256 times the mean */
+	u64 new_seek_total;	/* sectors, likewise */
 	u32 exit_prob, exit_no_coop;
 
 	/*
@@ -260,10 +259,8 @@ struct as_sched {
 	u32 write_k;
 	bool holding;		/* a write batch waits on its writes: no work */
 	u32 base_samples, loaded_samples;
-	u64 base_total, base_mean;
-	u64 loaded_total, loaded_mean;
-	bool have_early;
-	u64 last_early;		/* ns: rule 3's last early sync write */
+	u64 base_total, loaded_total;
+	u64 early_until;	/* ns: rule 3's next early sync write not before */
 
 	/*
 	 * The share rule: each direction's disk time (us, from batch starts,
@@ -305,18 +302,24 @@ struct as_sched {
 	 */
 	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
 	/*
-	 * Requests in lq (the count of all four): with it and rt_in_flight
+	 * Requests in lq (the count of all four): with it and the real-time class_in_flight
 	 * zero, best effort is all there is, a test of two fields.
 	 */
 	u32 lq_queued;
 	u8 antic_class;		/* the class of the request last dispatched */
-	u32 rt_in_flight;	/* real-time requests at the drive: they have it alone */
-	u32 idle_in_flight;	/* idle-class requests at the drive */
+	/* requests at the drive by class: real-time ones have it alone */
+	u32 class_in_flight[ANTIC_NR_CLASSES];
 	u64 other_busy;
 	bool idle_open;
 
 	struct as_counters cnt;
 };
+/* Requests at the drive, both queues and every class. */
+static inline u32 as_at_drive(const struct as_sched *as)
+{
+	return as->in_flight[ANTIC_SYNC] + as->in_flight[ANTIC_ASYNC];
+}
+
 
 /* Defaults as in Linux 2.6's AS, fitted to the device. */
 void as_default_tunables(struct as_tunables *t, bool rotational);

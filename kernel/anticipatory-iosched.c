@@ -844,7 +844,7 @@ static int asmq_counters_show(void *data, struct seq_file *m)
 	c = ad->as.cnt;
 	queued = as_queued(&ad->as);
 	state = ad->as.antic_state;
-	nr_dispatched = ad->as.nr_dispatched;
+	nr_dispatched = as_at_drive(&ad->as);
 	changed_batch = ad->as.changed_batch;
 	batch_dir = ad->as.batch_dir;
 	async_depth = ad->async_depth;

@@ -658,7 +658,7 @@ static void test_declined_think(void)
 	/* a new P, after three new processes thought 20 ms: the prior is 6.6 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 3);
-	CHECK(as.new_ttime_mean > as.tun.antic_expire);
+	CHECK((as.new_ttime_total / 256) > as.tun.antic_expire);
 	antic_proc_init(&p);
 	qrq = think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -668,7 +668,7 @@ static void test_declined_think(void)
 	/* not: after two of them the prior is 4.7 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 2);
-	CHECK(as.new_ttime_mean <= as.tun.antic_expire);
+	CHECK((as.new_ttime_total / 256) <= as.tun.antic_expire);
 	antic_proc_init(&p);
 	think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -840,8 +840,8 @@ static void test_statistics(void)
 	CHECK_EQ(p.seek_total, 32ULL * 2048 * 1024);
 	CHECK_EQ(p.seek_mean, (32ULL * 2048 * 1024 + 128) / 32);
 	/* first samples also teach the priors for new processes */
-	CHECK_EQ(as.new_ttime_mean, 4 * MS * 32 / 256);
-	CHECK_EQ(as.new_seek_mean, 2048ULL * 1024 * 32 / 256);
+	CHECK_EQ((as.new_ttime_total / 256), 4 * MS * 32 / 256);
+	CHECK_EQ((as.new_seek_total / 256), 2048ULL * 1024 * 32 / 256);
 	/* think time caps at 20 ms */
 	CHECK(next(&as, 5 * MS) == b);
 	as_complete(&as, b, 6 * MS);
@@ -1100,7 +1100,7 @@ static void test_requeue_off(void)
 	/* and the far read goes before long */
 	if (v != ANTIC_DISPATCH)
 		CHECK(next(&as, 170000 + 20 * MS) == far);
-	CHECK(!as.nr_dispatched || as.nr_dispatched == 1);
+	CHECK(!as_at_drive(&as) || as_at_drive(&as) == 1);
 }
 
 /*
@@ -1230,12 +1230,12 @@ static void test_requeue_merged(void)
 	CHECK(a->nr_sectors == 16 && p.nr_queued == 1);
 	CHECK(next(&as, 1000) == a);
 	as_requeue(&as, a);
-	CHECK(p.nr_in_flight == 0 && p.nr_sync_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(p.nr_in_flight == 0 && p.nr_sync_in_flight == 0 && as_at_drive(&as) == 0);
 	CHECK(wait_is_bounded(&as) && as.antic_proc != &p);
 	as_add(&as, a, 2000);
 	CHECK(as_dispatch(&as, 3000, &out) == ANTIC_DISPATCH && out == a);
 	as_complete(&as, a, 4000);
-	CHECK(p.nr_queued == 0 && p.nr_in_flight == 0 && as.nr_dispatched == 0);
+	CHECK(p.nr_queued == 0 && p.nr_in_flight == 0 && as_at_drive(&as) == 0);
 	CHECK(!as_queued(&as));
 }
 
@@ -1354,7 +1354,7 @@ static void test_class_idle_waits_for_grace(void)
 	CHECK(next(&as, t + 5 * MS + AS_IDLE_GRACE) == idle);
 	CHECK_EQ(as.cnt.idle_dispatched, 1);
 	as_complete(&as, idle, t + 300 * MS);
-	CHECK_EQ(as.idle_in_flight, 0);
+	CHECK_EQ(as.class_in_flight[ANTIC_CLASS_IDLE], 0);
 	/* a best-effort read shuts the gate again */
 	idle = mk_class(80000008, true, &b, ANTIC_CLASS_IDLE);
 	as_add(&as, idle, t + 301 * MS);
@@ -1451,9 +1451,9 @@ static void test_class_rt_has_drive_alone(void)
 	as_add(&as, be, 0);
 	CHECK(next(&as, 0) == rt);
 	CHECK(as_dispatch(&as, 1 * MS, &out) == ANTIC_IDLE && !out);
-	CHECK(!as_has_work(&as) && as.rt_in_flight == 1);
+	CHECK(!as_has_work(&as) && as.class_in_flight[ANTIC_CLASS_RT] == 1);
 	as_complete(&as, rt, 5 * MS);
-	CHECK_EQ(as.rt_in_flight, 0);
+	CHECK_EQ(as.class_in_flight[ANTIC_CLASS_RT], 0);
 	as_handle_expiry(&as, 50 * MS);	/* a wait on P, if any, is over */
 	CHECK(next(&as, 50 * MS) == be);
 	/* a requeued real-time request gives the drive back too */
@@ -1462,7 +1462,7 @@ static void test_class_rt_has_drive_alone(void)
 	as_complete(&as, be, 61 * MS);
 	CHECK(next(&as, 61 * MS) == rt);
 	as_requeue(&as, rt);
-	CHECK_EQ(as.rt_in_flight, 0);
+	CHECK_EQ(as.class_in_flight[ANTIC_CLASS_RT], 0);
 }
 
 /*
@@ -3897,9 +3897,9 @@ static void chaos_host(bool classes)
 			ni += where[i] == 2 && rqs[i].prio_class == ANTIC_CLASS_IDLE;
 			nl += where[i] == 1 && rqs[i].prio_class != ANTIC_CLASS_BE;
 		}
-		if ((int)as.nr_dispatched != n || (int)as.new_queued != nq ||
+		if ((int)as_at_drive(&as) != n || (int)as.new_queued != nq ||
 		    (int)as.new_in_flight != nf ||
-		    (int)as.idle_in_flight != ni || (int)as.lq_queued != nl)
+		    (int)as.class_in_flight[ANTIC_CLASS_IDLE] != ni || (int)as.lq_queued != nl)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)

@@ -48,7 +48,7 @@ static void test_lifecycle_states(void)
 	CHECK_EQ(a.state, ANTIC_RQ_DONE);
 	CHECK_EQ(p.nr_queued, 0);
 	CHECK_EQ(p.nr_in_flight, 0);
-	CHECK_EQ(as.nr_dispatched, 0);
+	CHECK_EQ(as_at_drive(&as), 0);
 }
 
 /* A completion the host reports twice: one warning each, no count wraps. */
@@ -76,7 +76,7 @@ static void test_double_completion_warns(void)
 	 */
 	CHECK(a.newcomer);
 	CHECK_EQ(antic_warnings, before + 6);
-	CHECK_EQ(as.nr_dispatched, 0);
+	CHECK_EQ(as_at_drive(&as), 0);
 	CHECK_EQ(p.nr_in_flight, 0);
 	antic_warnings = before;	/* expected here: not the harness's failure */
 }
