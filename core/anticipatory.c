@@ -205,11 +205,9 @@ void as_init(struct as_sched *as, const struct as_tunables *t)
 
 	*as = (struct as_sched){ 0 };
 	as->tun = *t;
-	for (d = 0; d < ANTIC_NR_DIRS; d++) {
-		antic_queue_init(&as->q[d]);
-		for (c = 0; c < ANTIC_NR_CLASSES - 1; c++)
-			antic_queue_init(&as->lq[c][d]);
-	}
+	for (c = 0; c < ANTIC_NR_CLASSES; c++)
+		for (d = 0; d < ANTIC_NR_DIRS; d++)
+			antic_queue_init(&as->q[c][d]);
 	as->batch_dir = ANTIC_SYNC;
 	as->write_batch_count = initial_write_batch(t);
 	as->write_k = AS_WRITE_K_START;
@@ -223,18 +221,18 @@ void as_set_tunables(struct as_sched *as, const struct as_tunables *t)
 	as->holding = false;	/* a kept write batch is judged afresh */
 }
 
+/* Requests of @class queued. */
+static u32 class_queued(const struct as_sched *as, int class)
+{
+	const struct antic_queue *q = as->q[class];
+
+	return q[ANTIC_SYNC].count + q[ANTIC_ASYNC].count;
+}
+
 /* Best-effort requests queued: the queues the batches and the elevator serve. */
 static u32 be_queued(const struct as_sched *as)
 {
-	return as->q[ANTIC_SYNC].count + as->q[ANTIC_ASYNC].count;
-}
-
-/* Requests of the real-time or the idle @class queued. */
-static u32 class_queued(const struct as_sched *as, int class)
-{
-	const struct antic_queue *q = as->lq[class - 1];
-
-	return q[ANTIC_SYNC].count + q[ANTIC_ASYNC].count;
+	return class_queued(as, ANTIC_CLASS_BE);
 }
 
 u32 as_queued(const struct as_sched *as)
@@ -246,9 +244,7 @@ u32 as_queued(const struct as_sched *as)
 /* The queue that holds @rq: its class's, by direction (rq->queue). */
 static struct antic_queue *home(struct as_sched *as, const struct antic_rq *rq)
 {
-	return rq->prio_class == ANTIC_CLASS_BE ?
-		       &as->q[rq->queue] :
-		       &as->lq[rq->prio_class - 1][rq->queue];
+	return &as->q[rq->prio_class][rq->queue];
 }
 
 /* @rq leaves its queue (to the drive, or merged away). */
@@ -443,7 +439,7 @@ static void unfavour(struct as_sched *as, u64 now)
 	u32 left = as->new_queued;
 
 	/* from the tail, where newcomers' reads are, until all are seen */
-	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
+	for (rq = as->q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
 		if (!rq->newcomer)
 			continue;
 		left--;
@@ -517,7 +513,7 @@ static struct antic_rq *newcomer_next(const struct as_sched *as)
 	struct antic_rq *rq, *oldest = NULL;
 	u32 left = as->new_queued;
 
-	for (rq = as->q[ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
+	for (rq = as->q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_tail; rq && left; rq = rq->fifo_prev) {
 		if (rq->newcomer) {
 			oldest = rq;
 			left--;
@@ -601,7 +597,7 @@ static bool read_batch_over(const struct as_sched *as, u64 now)
 {
 	return as->batch_dir == ANTIC_SYNC && !as->new_batch &&
 	       !as->changed_batch && now > as->batch_expires &&
-	       !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+	       !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC]);
 }
 
 /*
@@ -753,7 +749,7 @@ static struct antic_rq *overdue_sync_write(const struct as_sched *as,
 					   u64 now)
 {
 	u64 bound = as->tun.sync_write_expire;
-	struct antic_rq *rq = as->q[ANTIC_SYNC].fifo_head;
+	struct antic_rq *rq = as->q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_head;
 	int n;
 
 	if (!bound || !as->antic_proc || (next && next->proc != as->antic_proc))
@@ -861,7 +857,7 @@ static void class_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 {
 	int dir = rq->sync ? ANTIC_SYNC : ANTIC_ASYNC;
 
-	antic_queue_admit(&as->lq[rq->prio_class - 1][dir], rq, as->seq++,
+	antic_queue_admit(&as->q[rq->prio_class][dir], rq, as->seq++,
 			  now, dir == ANTIC_SYNC ? as->tun.read_expire :
 						   as->tun.write_expire, (u8)dir);
 	as->lq_queued++;
@@ -896,7 +892,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 	as->other_busy = now;
 	as->idle_open = false;
-	antic_queue_admit(&as->q[dir], rq, as->seq++, now,
+	antic_queue_admit(&as->q[ANTIC_CLASS_BE][dir], rq, as->seq++, now,
 			  dir == ANTIC_SYNC ? as->tun.read_expire :
 					      as->tun.write_expire, (u8)dir);
 	rq->newcomer = false;
@@ -935,7 +931,7 @@ static bool wait_req_timed(const struct as_sched *as)
 {
 	return as->antic_state == AS_ANTIC_WAIT_REQ && as->tun.antic_in_flight &&
 	       as->batch_dir == ANTIC_SYNC && !as->new_batch &&
-	       !as->changed_batch && !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+	       !as->changed_batch && !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC]);
 }
 
 static bool idle_may_go(struct as_sched *as, u64 now);
@@ -1009,7 +1005,7 @@ static struct antic_rq *start_fifo_next(const struct as_sched *as,
 static ANTIC_NOINLINE struct antic_rq *fifo_look(struct as_sched *as, int dir,
 						 u64 now)
 {
-	struct antic_rq *head = as->q[dir].fifo_head;
+	struct antic_rq *head = as->q[ANTIC_CLASS_BE][dir].fifo_head;
 
 	as->last_check_fifo[dir] = now;
 	if (!head || now <= head->fifo_time)
@@ -1074,7 +1070,7 @@ static bool keep_write_batch(const struct as_sched *as, bool writes, u64 now)
 /* The elevator: nearest ahead, or a short way back at double cost. */
 static struct antic_rq *elevator_next(const struct as_sched *as, int dir)
 {
-	const struct antic_queue *q = &as->q[dir];
+	const struct antic_queue *q = &as->q[ANTIC_CLASS_BE][dir];
 	u64 pos = as->last_end[dir];
 	struct antic_rq *ahead, *back;
 
@@ -1206,8 +1202,8 @@ static void share_charge(struct as_sched *as, u64 now)
 static bool writes_owed(const struct as_sched *as)
 {
 	return as->tun.share_window && as->dirty_throttled &&
-	       !antic_queue_empty(&as->q[ANTIC_SYNC]) &&
-	       !antic_queue_empty(&as->q[ANTIC_ASYNC]) &&
+	       !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_SYNC]) &&
+	       !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC]) &&
 	       as->served_us[ANTIC_ASYNC] < as->served_us[ANTIC_SYNC];
 }
 
@@ -1349,16 +1345,16 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 							 u64 now,
 							 struct antic_rq **out)
 {
-	bool reads = !antic_queue_empty(&as->q[ANTIC_SYNC]);
-	bool writes = !antic_queue_empty(&as->q[ANTIC_ASYNC]);
+	bool reads = !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_SYNC]);
+	bool writes = !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC]);
 	int dir = as->batch_dir;
 	struct antic_rq *rq, *ahead = NULL;
 
 	if (as->changed_batch) {
 		if (!drained(as))
 			return ANTIC_IDLE;	/* let the old direction drain */
-		if (!antic_queue_empty(&as->q[dir])) {
-			rq = as->q[dir].fifo_head;
+		if (!antic_queue_empty(&as->q[ANTIC_CLASS_BE][dir])) {
+			rq = as->q[ANTIC_CLASS_BE][dir].fifo_head;
 			start_batch(as, now);
 			goto dispatch;
 		}
@@ -1441,7 +1437,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 			as->cnt.drains_to_k++;
 		return ANTIC_IDLE;
 	}
-	rq = as->q[as->batch_dir].fifo_head;
+	rq = as->q[ANTIC_CLASS_BE][as->batch_dir].fifo_head;
 	start_batch(as, now);
 dispatch:
 	if (rq == ahead)
@@ -1460,8 +1456,8 @@ dispatch:
  */
 static bool idle_may_go(struct as_sched *as, u64 now)
 {
-	const struct antic_rq *head = as->lq[ANTIC_CLASS_IDLE - 1][ANTIC_SYNC].fifo_head;
-	const struct antic_rq *whead = as->lq[ANTIC_CLASS_IDLE - 1][ANTIC_ASYNC].fifo_head;
+	const struct antic_rq *head = as->q[ANTIC_CLASS_IDLE][ANTIC_SYNC].fifo_head;
+	const struct antic_rq *whead = as->q[ANTIC_CLASS_IDLE][ANTIC_ASYNC].fifo_head;
 	u64 aging = as->tun.prio_aging_expire;
 
 	if (as->idle_open || waiting(as))
@@ -1484,7 +1480,7 @@ static bool idle_may_go(struct as_sched *as, u64 now)
  */
 static struct antic_rq *class_next(struct as_sched *as, int class, u64 now)
 {
-	struct antic_queue *q = as->lq[class - 1];
+	struct antic_queue *q = as->q[class];
 	const struct antic_rq *w = q[ANTIC_ASYNC].fifo_head;
 	int dir = antic_queue_empty(&q[ANTIC_SYNC]) ||
 			  (w && now > w->fifo_time) ? ANTIC_ASYNC : ANTIC_SYNC;
@@ -1517,8 +1513,7 @@ static struct antic_rq *aged(struct as_sched *as, u64 now)
 		    !class_queued(as, ANTIC_CLASS_RT))
 			continue;	/* nothing above it: the gate decides */
 		for (d = 0; d < ANTIC_NR_DIRS; d++) {
-			struct antic_rq *rq = c == ANTIC_CLASS_BE ?
-				as->q[d].fifo_head : as->lq[c - 1][d].fifo_head;
+			struct antic_rq *rq = as->q[c][d].fifo_head;
 
 			if (rq && now >= rq->add_time + aging &&
 			    (!best || rq->add_time < best->add_time))
@@ -1586,8 +1581,8 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 	 * may end. This answer is kept out of dispatch_queued, whose stack
 	 * frame (six saved registers) it paid for on every call.
 	 */
-	if (antic_queue_empty(&as->q[ANTIC_SYNC]) &&
-	    antic_queue_empty(&as->q[ANTIC_ASYNC])) {
+	if (antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_SYNC]) &&
+	    antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC])) {
 		as_handle_expiry(as, now);
 		return ANTIC_EMPTY;
 	}
@@ -1792,7 +1787,7 @@ bool as_has_work(const struct as_sched *as)
  */
 static u64 idle_gate_time(const struct as_sched *as)
 {
-	const struct antic_queue *q = as->lq[ANTIC_CLASS_IDLE - 1];
+	const struct antic_queue *q = as->q[ANTIC_CLASS_IDLE];
 	u64 aging = as->tun.prio_aging_expire, t = 0;
 	int d;
 
@@ -1835,8 +1830,8 @@ struct antic_rq *as_find_starting_at(const struct as_sched *as, bool sync,
 {
 	int dir = sync ? ANTIC_SYNC : ANTIC_ASYNC;
 	struct antic_rq *rq = antic_queue_ceil(
-		prio_class == ANTIC_CLASS_BE || prio_class >= ANTIC_NR_CLASSES ?
-			&as->q[dir] : &as->lq[prio_class - 1][dir],
+		&as->q[prio_class < ANTIC_NR_CLASSES ? prio_class :
+						       ANTIC_CLASS_BE][dir],
 		sector);
 
 	return rq && rq->sector == sector ? rq : NULL;

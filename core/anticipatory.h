@@ -220,7 +220,16 @@ struct as_estimates {
 
 struct as_sched {
 	struct as_tunables tun;
-	struct antic_queue q[ANTIC_NR_DIRS];
+	/*
+	 * The queues, by I/O priority class (enum antic_prio_class) and
+	 * direction. The best-effort class's are the ones the batches, the
+	 * elevator and anticipation serve; the real-time and idle classes'
+	 * wait in theirs. The idle class goes only once the disk has had no
+	 * other request queued or at the drive for AS_IDLE_GRACE (idle_open,
+	 * set by a dispatch or the timer that finds it so; other_busy: when
+	 * it last had one), or past prio_aging_expire.
+	 */
+	struct antic_queue q[ANTIC_NR_CLASSES][ANTIC_NR_DIRS];
 	u64 seq;
 	u32 in_flight[ANTIC_NR_DIRS];	/* at the drive, by queue */
 
@@ -292,18 +301,9 @@ struct as_sched {
 	bool plugged;		/* dispatch held for a start: a completion reruns */
 
 	/*
-	 * I/O priority classes: the best-effort class is everything above;
-	 * the real-time and idle classes' requests wait in queues of their
-	 * own, [class - 1][direction]. The idle class goes only once the
-	 * disk has had no other request queued or at the drive for
-	 * AS_IDLE_GRACE (idle_open, set by a dispatch or the timer that
-	 * finds it so; other_busy: when it last had one), or past
-	 * prio_aging_expire.
-	 */
-	struct antic_queue lq[ANTIC_NR_CLASSES - 1][ANTIC_NR_DIRS];
-	/*
-	 * Requests in lq (the count of all four): with it and the real-time class_in_flight
-	 * zero, best effort is all there is, a test of two fields.
+	 * Requests in the real-time and idle classes' queues (the count of
+	 * all four): with it and the real-time class_in_flight zero, best
+	 * effort is all there is, a test of two fields.
 	 */
 	u32 lq_queued;
 	u8 antic_class;		/* the class of the request last dispatched */

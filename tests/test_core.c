@@ -902,7 +902,7 @@ static void test_merges_keep_earlier_time(void)
 	CHECK_EQ(a->fifo_time, 10 * MS + as.tun.read_expire);
 	CHECK_EQ(a->nr_sectors, 16);
 	CHECK_EQ(as_queued(&as), 2);
-	CHECK(as.q[ANTIC_SYNC].fifo_head == c && c->fifo_next == a);
+	CHECK(as.q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_head == c && c->fifo_next == a);
 	/* a front merge moves the start and keeps the FIFO time */
 	as_front_merged(&as, a, 992);
 	CHECK_EQ(a->sector, 992);
@@ -3494,7 +3494,7 @@ static void test_newcomer_cuts_kept_batch(void)
 		w1 = next(&as, t);
 		w2 = next(&as, t);
 		CHECK(w1 && w2 && !w1->sync && !w2->sync);
-		pr = as.q[ANTIC_SYNC].fifo_head;
+		pr = as.q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_head;
 		CHECK(pr && pr->proc == &p);
 		/* both writes at the drive, none queued: kept, P's read waits */
 		CHECK(as_dispatch(&as, t, &rq) == ANTIC_IDLE);
