@@ -9,16 +9,38 @@
 
 #include "sched.h"
 
-/* The elevator may seek back this far, at double cost (sectors). */
+/*
+ * The elevator may seek back this far (sectors, 512 MiB), at double
+ * cost: 2.6's anticipatory scheduler's values (MAXBACK, BACK_PENALTY), a
+ * back seek that short costing about what a seek twice as far ahead does.
+ */
 #define AS_MAXBACK (1024ULL * 1024)
 #define AS_BACK_PENALTY 2
-/* The "close" radius at the start of a wait; it doubles each ms waited. */
+/*
+ * The "close" radius at the start of a wait (sectors, 4 MiB); it doubles
+ * each ms waited, as 2.6's as_close_req did: the longer a wait has cost,
+ * the farther a request may be and still be worth serving instead.
+ */
 #define AS_CLOSE_START 8192ULL
+/*
+ * A think time is counted at most this long (2.6's MAX_THINKTIME, HZ/50):
+ * one long pause must not swamp a process's mean, and anything beyond it
+ * is far past any antic_expire anyway.
+ */
 #define AS_MAX_THINKTIME (20 * ANTIC_NSEC_PER_MSEC)
 
-/* Where K, the write bound, starts before any read has been measured. */
+/*
+ * Where K, the write bound, starts before any read has been measured.
+ * K moves by one a loaded read from there, so it starts low: until the
+ * reads say otherwise, a read waits behind at most four writes at the
+ * drive, not write_bound's 32.
+ */
 #define AS_WRITE_K_START 4
-/* A loaded read's mean this much above the base (per 4) lowers K, below raises it. */
+/*
+ * A loaded read's mean this much above the base (per 4: x1.5) lowers K;
+ * below x1.25 raises it. The gap between the two is the dead band that
+ * keeps K from moving at every sample of a noisy mean.
+ */
 #define AS_K_SLOW_X4 6
 #define AS_K_FAST_X4 5
 
@@ -54,7 +76,10 @@
  * traces' seekers up to 79 MiB.
  */
 #define AS_FAR_SEEK 262144
-/* The newcomer plug's tag half acts at any depth from this many tags on. */
+/*
+ * The newcomer plug's tag half acts at any depth from this many tags on:
+ * with fewer, the quarter kept for the newcomer is under two tags.
+ */
 #define AS_TAGS_SHARED 8
 /*
  * The idle class waits for the disk to have had no other request for this
