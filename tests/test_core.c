@@ -1882,6 +1882,55 @@ static void test_sync_write_bounded_wait(void)
 }
 
 /*
+ * Rule 3 sends another process's overdue sync write early at most once
+ * per sync_write_expire: Q's and R's fsync writes wait far from a
+ * streamer P from the start. Q's goes early; R's, as overdue, goes no
+ * sooner than sync_write_expire after Q's, though P's stream would let
+ * it go at once.
+ */
+static void test_sync_write_early_spacing(void)
+{
+	static struct antic_proc p, q, r;
+	struct antic_rq *qw, *rw, *rq;
+	struct as_sched as;
+	u64 now, sector = 1000, q_at = 0, r_at = 0;
+	int i;
+
+	fresh(&as);
+	as.tun.antic_expire = 0;	/* no wait on Q or R after their writes */
+	antic_proc_init(&p);
+	antic_proc_init(&q);
+	antic_proc_init(&r);
+	as_add(&as, mk(sector, true, &p), 0);
+	sector += 8;
+	as_add(&as, mk(sector, true, &p), 0);
+	sector += 8;
+	qw = mk(300000000, true, &q);
+	qw->write = true;
+	as_add(&as, qw, 0);
+	/* behind Q's, beyond AS_MAXBACK: only rule 3 or the FIFO sends it */
+	rw = mk(100000000, true, &r);
+	rw->write = true;
+	as_add(&as, rw, 0);
+	for (i = 0, now = 0; i < 120 && !r_at; i++) {
+		CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
+		if (rq == qw)
+			q_at = now;
+		if (rq == rw)
+			r_at = now;
+		as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
+		sector += 8;
+		now += 2 * MS;
+		as_complete(&as, rq, now);
+	}
+	CHECK(q_at > 0 && r_at > q_at);
+	CHECK(r_at >= q_at + as.tun.sync_write_expire);
+	CHECK(r_at < as.tun.read_expire);	/* rule 3 sent it, not the FIFO */
+	CHECK_EQ(as.cnt.sync_writes_early, 2);
+	used = 0;
+}
+
+/*
  * No wait follows an O_DIRECT write. P writes with O_DIRECT, one write at
  * a time, a stream; Q's read waits far away. After P's write completes
  * Q's read goes, though P's next write comes 1 ms later. The same P
@@ -4006,6 +4055,7 @@ void suite_core(void)
 	RUN(test_write_batch_kept);
 	RUN(test_write_k_falls_and_rises);
 	RUN(test_sync_write_bounded_wait);
+	RUN(test_sync_write_early_spacing);
 	RUN(test_sync_write_waits_when_disk_moves_on);
 	RUN(test_no_wait_after_direct_write);
 	RUN(test_direct_write_not_early);
