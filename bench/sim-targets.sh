@@ -3,22 +3,28 @@
 # and depth under the three policies, and anticipatory with each depth-32
 # rule, the share rule and the newcomer favour switched off (the A/B), printed by
 # bench/sim-targets.py.
-# Usage: bench/sim-targets.sh [OUTDIR]   (DISKS and DEPTHS from the environment;
-# BASE=path/to/another/antic-sim adds its anticipatory, e.g. main's, to compare)
+# Usage: bench/sim-targets.sh [OUTDIR]   (DISKS, DEPTHS and EXAMPLES from the
+# environment; BASE=path/to/another/antic-sim adds its anticipatory, e.g.
+# main's, to compare). EXAMPLES defaults to Morton's workloads and the
+# others of one reader or tree beside a load: the ionice examples place
+# their files beyond a 40 GB disk's end and have a test of their own.
 set -eu
 cd "$(dirname "$0")/.."
 SIM=build/antic-sim
 [ -x "$SIM" ] || { echo "sim-targets.sh: build $SIM first (make)" >&2; exit 1; }
 DISKS=${DISKS:-"st2000dm006 ide2003"}
 DEPTHS=${DEPTHS:-"32 1"}
+EXAMPLES=${EXAMPLES:-"compile-alone compile-vs-write random-vs-write read-vs-fsync read-vs-tree \
+six-tree-readers ten-streams write-vs-read write-vs-tree"}
 BASE=${BASE:-}
 OUT=${1:-build/sim-targets}
 rm -rf "$OUT.tmp"
 mkdir -p "$OUT.tmp"
 for d in $DISKS; do
 	for q in $DEPTHS; do
-		for f in examples/*.fio; do
-			e=$(basename "$f" .fio)
+		for e in $EXAMPLES; do
+			f=examples/$e.fio
+			[ -f "$f" ] || { echo "sim-targets.sh: EXAMPLES: no $f" >&2; exit 1; }
 			base="$OUT.tmp/$d-q$q-$e"
 			"$SIM" --quiet --output-format json --set disk="$d" --set queue_depth="$q" \
 				--output "$base-all.json" "$f" || [ $? -eq 3 ]

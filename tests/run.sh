@@ -57,6 +57,9 @@ echo "== bench/replay-startup keeps each process's chain (against a file)"
 count tests/replay-startup.sh
 echo "== bench/report.py on a guest log made by hand"
 count tests/bench-report.sh
+echo "== bench/sim-targets.sh runs to its table of targets (ide2003, depth 32)"
+one sim-targets sh -c 'out=$(DISKS=ide2003 DEPTHS=32 bench/sim-targets.sh build/sim-targets-check) &&
+	printf "%s\n" "$out" | grep -Eq "^[0-9]+ met, [0-9]+ missed$"'
 echo "== bench/rr-events.py on qemu record logs made by hand"
 count bench/rr-events-test.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"
