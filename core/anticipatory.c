@@ -256,10 +256,10 @@ static inline ANTIC_INLINE void queue_del(struct as_sched *as,
 		ANTIC_DEC(as->lq_queued);
 }
 
-/* One 7/8-decayed fixed-point sample: the statistic every mean here uses. */
 /*
- * A 7/8-decayed mean of @x: @samples and @total in 256ths, so that the
- * mean is (total + 128) / samples.
+ * One 7/8-decayed fixed-point sample, the statistic every mean here uses:
+ * @samples and @total in 256ths, so that the mean is (total + 128) /
+ * samples.
  */
 static void decay(u32 *samples, u64 *total, u64 x)
 {
