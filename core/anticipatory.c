@@ -217,6 +217,9 @@ void as_init(struct as_sched *as, const struct as_tunables *t)
 
 void as_set_tunables(struct as_sched *as, const struct as_tunables *t)
 {
+	/* rule 3's next early write: sync_write_expire after the last, as now set */
+	if (as->early_until)
+		as->early_until += t->sync_write_expire - as->tun.sync_write_expire;
 	as->tun = *t;
 	as->holding = false;	/* a kept write batch is judged afresh */
 }

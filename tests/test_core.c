@@ -1886,9 +1886,10 @@ static void test_sync_write_bounded_wait(void)
  * per sync_write_expire: Q's and R's fsync writes wait far from a
  * streamer P from the start. Q's goes early; R's, as overdue, goes no
  * sooner than sync_write_expire after Q's, though P's stream would let
- * it go at once.
+ * it go at once. @retune: sync_write_expire doubled right after Q's went,
+ * which moves R's turn with it. Returns R's time after Q's, 0 for never.
  */
-static void test_sync_write_early_spacing(void)
+static u64 sync_write_spacing(bool retune)
 {
 	static struct antic_proc p, q, r;
 	struct antic_rq *qw, *rw, *rq;
@@ -1914,8 +1915,15 @@ static void test_sync_write_early_spacing(void)
 	as_add(&as, rw, 0);
 	for (i = 0, now = 0; i < 120 && !r_at; i++) {
 		CHECK(as_dispatch(&as, now, &rq) == ANTIC_DISPATCH);
-		if (rq == qw)
+		if (rq == qw) {
 			q_at = now;
+			if (retune) {
+				struct as_tunables t = as.tun;
+
+				t.sync_write_expire *= 2;
+				as_set_tunables(&as, &t);
+			}
+		}
 		if (rq == rw)
 			r_at = now;
 		as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
@@ -1924,10 +1932,21 @@ static void test_sync_write_early_spacing(void)
 		as_complete(&as, rq, now);
 	}
 	CHECK(q_at > 0 && r_at > q_at);
-	CHECK(r_at >= q_at + as.tun.sync_write_expire);
-	CHECK(r_at < as.tun.read_expire);	/* rule 3 sent it, not the FIFO */
 	CHECK_EQ(as.cnt.sync_writes_early, 2);
 	used = 0;
+	return r_at > q_at ? r_at - q_at : 0;
+}
+
+static void test_sync_write_early_spacing(void)
+{
+	struct as_tunables t;
+	u64 gap = sync_write_spacing(false), gap2 = sync_write_spacing(true);
+
+	as_default_tunables(&t, true);
+	/* not before, and at the first dispatch after (2 ms apart) */
+	CHECK(gap >= t.sync_write_expire && gap <= t.sync_write_expire + 2 * MS);
+	CHECK(gap2 >= 2 * t.sync_write_expire &&
+	      gap2 <= 2 * t.sync_write_expire + 2 * MS);
 }
 
 /*
