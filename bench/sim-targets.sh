@@ -1,13 +1,15 @@
 #!/bin/sh
-# sim-targets.sh - issue 15's simulator table: every example on each disk
+# sim-targets.sh - the simulator's table of targets: each example (EXAMPLES) on each disk
 # and depth under the three policies, and anticipatory with each depth-32
 # rule, the share rule and the newcomer favour switched off (the A/B), printed by
 # bench/sim-targets.py.
 # Usage: bench/sim-targets.sh [OUTDIR]   (DISKS, DEPTHS and EXAMPLES from the
 # environment; BASE=path/to/another/antic-sim adds its anticipatory, e.g.
 # main's, to compare). EXAMPLES defaults to Morton's workloads and the
-# others of one reader or tree beside a load: the ionice examples place
-# their files beyond a 40 GB disk's end and have a test of their own.
+# random readers beside a writer: not the ionice examples, whose
+# files lie beyond a 40 GB disk's end (they have a test of their own), nor
+# direct-reader-beside-writer, whose writer sim-targets.py has no measure
+# for.
 set -eu
 cd "$(dirname "$0")/.."
 SIM=build/antic-sim
