@@ -358,8 +358,9 @@ def take_variant(log, name, drop):
             name, " ".join(log.as_set))
     if not any(r["sched"] == name for r in log.res):
         return "--as %s: no cell of %s in the logs" % (name, name)
+    # the cells NAME ran: (disk, depth, workload) of a run, a cost run's mix
     ran = {(r["disk"], r["depth"], r["tag"]) for r in log.res if r["sched"] == name}
-    ran_cost = {c["load"] for c in log.cost if c["sched"] == name}
+    ran |= {c["load"] for c in log.cost if c["sched"] == name}
 
     def gone(sched, cell):
         return sched in drop or (sched == "anticipatory" and cell in ran)
@@ -373,7 +374,7 @@ def take_variant(log, name, drop):
         setattr(log, attr, {k[:3] + (rename(k[3]),) + k[4:]: v for k, v in d.items()
                             if not gone(k[3], k[:3])})
     log.cost = [dict(c, sched=rename(c["sched"])) for c in log.cost
-                if not (c["sched"] in drop or (c["sched"] == "anticipatory" and c["load"] in ran_cost))]
+                if not gone(c["sched"], c["load"])]
     return None
 
 
@@ -438,6 +439,20 @@ def section_alone(path, name, tmp):
     return alone
 
 
+def sim_disk_args(log, disk, depth):
+    """antic-sim's settings for a cell of LOG at DISK and DEPTH: the preset,
+    the raw disk's read-ahead as the guest's kernel set it (7.x: 1024 KiB
+    where the drive's optimal I/O size allows, 6.x: 128), and anticipatory's
+    tunables as its runs had them (antic-sim takes the sysfs names;
+    deadline's are dl_*, so only anticipatory's prediction changes)."""
+    dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+    if log.read_ahead.get(disk):
+        dset += ["--set", "read_ahead_kb=%d" % log.read_ahead[disk]]
+    for kv in log.as_set:
+        dset += ["--set", kv]
+    return dset
+
+
 def sim_predictions(log, cells):
     """(disk, depth, workload, load, sched) -> {"value": metric, "background":
     {read_MBps, write_MBps} for the start-up rows}. Each workload's job file is
@@ -452,15 +467,7 @@ def sim_predictions(log, cells):
     env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(log.cap // 2))
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
-        dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
-        if log.read_ahead.get(disk):
-            # the raw disk's, as the guest's kernel set it (7.x: 1024 KiB
-            # where the drive's optimal I/O size allows, 6.x: 128)
-            dset += ["--set", "read_ahead_kb=%d" % log.read_ahead[disk]]
-        # anticipatory's prediction under the tunables its runs had (antic-sim
-        # takes the sysfs names; deadline's are dl_*, so only it is changed)
-        for kv in log.as_set:
-            dset += ["--set", kv]
+        dset = sim_disk_args(log, disk, depth)
         if is_startup(w):
             trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
             args = ["replay"] + dset + ["--time-scale", repr(log.time_scale),
@@ -1038,11 +1045,7 @@ def ionice_sim(log, guest):
     with tempfile.TemporaryDirectory() as tmp:
         alone = section_alone(os.path.join(TOP, "bench", "jobs", "ionice-backup.fio"), "reader", tmp)
         for disk, depth in sorted({k[:2] for k in guest}, key=str):
-            dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
-            if log.read_ahead.get(disk):
-                dset += ["--set", "read_ahead_kb=%d" % log.read_ahead[disk]]
-            for kv in log.as_set:
-                dset += ["--set", kv]
+            dset = sim_disk_args(log, disk, depth)
             # the player's size as the guest's fio had it
             size = next((g["player_size"] for k, g in guest.items()
                          if k[:2] == (disk, depth) and "player_size" in g), "32m")

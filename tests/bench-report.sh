@@ -422,7 +422,7 @@ want = {key(x): x["median"] for x in w if x["scheduler"] != "bfq"}
 got = {key(x): x["median"] for x in v}
 def near(k, m):
     x = want.get(k)
-    if x is None or m is None or x is None:
+    if x is None or m is None:
         return m == x
     f = 1.5 if k[3] == "anticipatory" and k[0] == "ide2003" and k[1] != "random-vs-write" and not k[1].startswith("fair") else 1
     return abs(m - f * x) <= 0.02 * f * x + 0.011
