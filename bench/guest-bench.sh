@@ -506,8 +506,8 @@ for disk in $DISKS; do
 	rc=$?
 	WORKLOADS=$ws TREES=$trees
 	[ $rc = 0 ] || { echo "vm: disk setup failed ($disk)"; STARTUP_HERE=0; continue; }
-	REP=1
-	while [ $REP -le $REPS ]; do
+	REP=${REP0:-1}	# REP0: the first repetition's number (vmbench.sh's ISOLATE=1)
+	while [ $REP -lt $((${REP0:-1} + REPS)) ]; do
 		for SCHED in $(rotated); do
 			use_sched || { echo "vm: no scheduler $SCHED"; continue; }
 			echo "vm: $PRESET depth $DEPTH rep $REP $SCHED"

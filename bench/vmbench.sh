@@ -75,6 +75,7 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # (2 vCPUs, FRESH=0, fio's own seeds unless SEED is given).
 # VARIANT_SET="SCHED:name=value ..." sets a tunable of the scheduler named
 # (a variant from VM_EXTRA_KO, say) before each of its runs.
+# ISOLATE=1 boots once for every measured run (below, one_isolated).
 # PLAYERSIZE: the ionice player's size (bench/jobs/ionice-player.fio, 32m).
 # The host stamps each RES line with its wall time ("WALL ms" after it):
 # the report gives the wall time a run costs. REPORT_ARGS go to
@@ -123,6 +124,7 @@ ns=$(count "$SCHEDS") nd=$(count "$DISKS") nw=$(count "$WORKLOADS") nl=$(count "
 runs_m=$((nd * nw * ns * REPS)) runs_s=$((na * nl * ns * REPS))
 [ "$nd" -gt 0 ] || runs_s=0
 per_kernel=$((60 + nd * 90 + runs_m * (CAP + 6) + runs_s * (CAPS + WARM + 3) + COSTREPS * ns * 3 * (COSTRUN + 2)))
+ISOLATE_JOBS=${ISOLATE_JOBS:-2}
 PARALLEL=${PARALLEL:-$([ "$QUICK" != 1 ] && [ $# -gt 1 ] && echo 1 || echo 0)}
 all=$((per_kernel * $#))
 [ "$PARALLEL" = 1 ] && all=$per_kernel
@@ -168,16 +170,16 @@ cpus=2
 [ "$PARALLEL" = 1 ] && cpus=1
 [ -z "${VM_ICOUNT:-}" ] || cpus=1	# one TCG thread runs them all on the instruction clock
 # stamp: each RES line followed by "WALL ms", the host's ms since the boot began
-stamp() {
-	python3 -u -c '
+stamp_py=$wdir/stamp.py
+cat > "$stamp_py" <<'PY'
 import sys, time
 t0 = time.monotonic()
 for line in sys.stdin:
     sys.stdout.write(line)
     if line.startswith(("RES ", "VMBENCH END")):
         sys.stdout.write("WALL %d\n" % ((time.monotonic() - t0) * 1000))
-'
-}
+PY
+stamp() { python3 -u "$stamp_py"; }
 one() {	# one kernel's run: log, then report
 	kver=$1
 	log=$out/vmbench-$kver${TAG:-}.log
@@ -198,7 +200,83 @@ one() {	# one kernel's run: log, then report
 	# shellcheck disable=SC2086 # REPORT_ARGS is several words
 	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
 }
+# ISOLATE=1: every measured run in a boot of its own (boot, the disk's
+# set-up, that one run): a run then starts from the same state in every
+# boot of it, whatever ran before it in the suite, so that a difference
+# inside one run no longer carries into all later ones; a boot and a set-up
+# a run is what it costs. ISOLATE_JOBS boots run side by side (default 2,
+# one a host core on the instruction clock). The log is the boots' logs in
+# the suite's order, each run's WALL its whole boot's.
+iso_items() {	# one boot's cell a line: DISK WORKLOAD STARTUP LOAD ("-": none)
+	first=1
+	for d in $DISKS; do
+		for w in $WORKLOADS; do [ "$w" = none ] || echo "$d $w - -"; done
+		if [ $first = 1 ]; then
+			for p in $STARTUPS; do for l in $LOADS; do echo "$d - $p $l"; done; done
+		fi
+		first=0
+	done
+}
+one_isolated() {
+	kver=$1
+	log=$out/vmbench-$kver${TAG:-}.log
+	iw=$wdir/isolated-$kver
+	rm -rf "$iw" && mkdir -p "$iw"
+	make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
+	n=0
+	for rep in $(seq 1 "$REPS"); do
+		for s in $SCHEDS; do
+			iso_items > "$iw/items"
+			while read -r d w st l; do
+				n=$((n + 1))
+				mkdir -p "$iw/$n"
+				# the last assignment of a name wins where the guest reads them
+				{ cat "$params"
+				  echo "DISKS=\"$d\""
+				  echo "SCHEDS=\"$s\""
+				  echo "REPS=1"
+				  echo "REP0=$rep"
+				  echo "COSTREPS=0"
+				  if [ "$w" = - ]; then echo "WORKLOADS=none"; else echo "WORKLOADS=\"$w\""; fi
+				  if [ "$st" = - ]; then echo "STARTUPS="; else echo "STARTUPS=\"$st\""; fi
+				  [ "$l" = - ] || echo "LOADS=\"$l\""
+				} > "$iw/$n/params"
+			done < "$iw/items"
+		done
+	done
+	per_boot=$((60 + 90 + CAPC + CAPS + CAP + WARM + 20))
+	echo "vmbench: $kver: $n boots of one run each, $ISOLATE_JOBS at a time (log: $log)" >&2
+	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"
+	t0=$(date +%s%N)
+	export GUEST="$top/bench/guest-bench.sh" VM_MEM=$VMMEM VM_CPUS=1 VM_TIMEOUT=$((per_boot * 2 + 600)) \
+		VM_KO="$top/kernel/build/anticipatory-$kver.ko" VM_HDDSIM_KO="$top/kernel/build/hddsim-$kver.ko" \
+		ISO_BOOT="$top/tests/vm/boot.sh" ISO_KVER=$kver ISO_DIR=$iw ISO_STAMP=$stamp_py
+	seq 1 "$n" | xargs -P "$ISOLATE_JOBS" -I{} sh -c '
+		PARAMS=$ISO_DIR/{}/params "$ISO_BOOT" "$ISO_KVER" "$ISO_DIR/{}" 2>&1 </dev/null |
+			python3 -u "$ISO_STAMP" > "$ISO_DIR/{}/raw.log"
+		# what the next boot builds again (about 130 MB a boot); its log and
+		# qemu'"'"'s record (replay.bin, for bench/rr-events.py) stay
+		rm -rf "$ISO_DIR/{}/$ISO_KVER/initramfs" "$ISO_DIR/{}/$ISO_KVER/initramfs.gz" \
+			"$ISO_DIR/{}/$ISO_KVER/disk.img"
+	' || true
+	bad=
+	for i in $(seq 1 "$n"); do
+		# a boot's WALL: the host ms from its start to its run's result
+		sed 's/\r$//' "$iw/$i/raw.log" >> "$log"
+		grep -q '^VMBENCH END' "$iw/$i/raw.log" || bad="$bad $i"
+	done
+	echo "VMBENCH END isolated: $n boots" >> "$log"
+	echo "WALL $(( ($(date +%s%N) - t0) / 1000000 ))" >> "$log"
+	[ -z "$bad" ] || { echo "vmbench: $kver: boots$bad did not finish; see $iw/N/raw.log" >&2; return 1; }
+	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
+	# shellcheck disable=SC2086 # REPORT_ARGS is several words
+	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
+}
 rc=0
+if [ "${ISOLATE:-0}" = 1 ]; then
+	for kver in "$@"; do one_isolated "$kver" || rc=1; done
+	exit $rc
+fi
 if [ "$PARALLEL" = 1 ]; then
 	# modules first, one kernel at a time: the builds share kernel/
 	for kver in "$@"; do make -s -C "$top/kernel" KVER="$kver" >/dev/null || exit 1; done
