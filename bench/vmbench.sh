@@ -222,7 +222,7 @@ one_isolated() {
 	log=$out/vmbench-$kver${TAG:-}.log
 	iw=$wdir/isolated-$kver
 	rm -rf "$iw" && mkdir -p "$iw"
-	make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
+	flock "$top/kernel" make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
 	n=0
 	for rep in $(seq 1 "$REPS"); do
 		for s in $SCHEDS; do
@@ -256,7 +256,7 @@ one_isolated() {
 			python3 -u "$ISO_STAMP" > "$ISO_DIR/{}/raw.log"
 		# what the next boot builds again (about 130 MB a boot); its log and
 		# qemu'"'"'s record (replay.bin, for bench/rr-events.py) stay
-		rm -rf "$ISO_DIR/{}/$ISO_KVER/initramfs" "$ISO_DIR/{}/$ISO_KVER/initramfs.gz" \
+		rm -rf "$ISO_DIR/{}/$ISO_KVER/initramfs" "$ISO_DIR/{}/$ISO_KVER/initrd" \
 			"$ISO_DIR/{}/$ISO_KVER/disk.img"
 	' || true
 	bad=
@@ -279,7 +279,7 @@ if [ "${ISOLATE:-0}" = 1 ]; then
 fi
 if [ "$PARALLEL" = 1 ]; then
 	# modules first, one kernel at a time: the builds share kernel/
-	for kver in "$@"; do make -s -C "$top/kernel" KVER="$kver" >/dev/null || exit 1; done
+	for kver in "$@"; do flock "$top/kernel" make -s -C "$top/kernel" KVER="$kver" >/dev/null || exit 1; done
 	pids=
 	for kver in "$@"; do one "$kver" & pids="$pids $!"; done
 	for p in $pids; do wait $p || rc=1; done
