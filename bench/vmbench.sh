@@ -230,8 +230,11 @@ one_isolated() {
 			while read -r d w st l; do
 				n=$((n + 1))
 				mkdir -p "$iw/$n"
-				# the last assignment of a name wins where the guest reads them
-				{ cat "$params"
+				# the cell's own values in place of the run's: a boot's
+				# bytes (its initramfs) depend on its cell alone, so that
+				# the same cell booted by two runs of other SCHEDS, REPS or
+				# cells starts alike
+				{ grep -Ev '^(DISKS|SCHEDS|REPS|REP0|COSTREPS|WORKLOADS|STARTUPS|LOADS)=' "$params"
 				  echo "DISKS=\"$d\""
 				  echo "SCHEDS=\"$s\""
 				  echo "REPS=1"
