@@ -360,7 +360,7 @@ def take_variant(log, name, drop):
     if log.as_set:
         return "--as %s: the logs' AS_SET (%s) was written to anticipatory's tunables alone" % (
             name, " ".join(log.as_set))
-    if not any(r["sched"] == name for r in log.res):
+    if not any(r["sched"] == name for r in log.res) and not any(c["sched"] == name for c in log.cost):
         return "--as %s: no cell of %s in the logs" % (name, name)
     # the cells NAME ran: (disk, depth, workload) of a run, a cost run's mix
     ran = {(r["disk"], r["depth"], r["tag"]) for r in log.res if r["sched"] == name}
@@ -873,8 +873,9 @@ def fair_guest(cells):
 
 def fair_sim(log, cells):
     """The same figures from antic-sim: each fairness job file whole and
-    each of its two jobs alone, on the same disk, under each of its
-    schedulers (by the Linux scheduler that plays it)."""
+    each of its two jobs alone, on the same disk and with the runs'
+    tunables, under each of its schedulers (by the Linux scheduler that
+    plays it)."""
     sim = sim_binary()
     keys = sorted({(k[0], k[1], k[2]) for k in cells if k[2] in FAIR}, key=str)
     if not sim or not keys:
@@ -885,7 +886,7 @@ def fair_sim(log, cells):
     with tempfile.TemporaryDirectory() as tmp:
         for disk, depth, w in keys:
             path = os.path.join(TOP, "bench", "jobs", w + ".fio")
-            dset = ["--set", "disk=%s" % disk, "--set", "queue_depth=%d" % depth]
+            dset = sim_disk_args(log, disk, depth)
             docs = {None: run_sim(sim, dset + [path], env)}
             for name, _ in job_sections(path)[1]:
                 docs[name] = run_sim(sim, dset + [section_alone(path, name, tmp)], env)

@@ -446,6 +446,21 @@ sys.exit(0 if got.keys() == want.keys() and all(near(k, m) for k, m in got.items
 else
 	cat "$out/asv.err" "$out/asx.err" "$out/dr.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
 fi
+# --as on a log of cost runs alone (DISKS= runs): the variant's cost runs
+# stand for anticipatory's (here bfq's renamed asv, anticipatory's left out)
+grep -v -e '^RES' -e '^FIO [1-9]' -e '^COST anticipatory ' -e '^FIO 0 cost-[^ ]* anticipatory ' "$dir/guest.log" |
+	sed -e 's/^COST bfq /COST asv /' -e 's/^\(FIO 0 cost-[^ ]*\) bfq /\1 asv /' > "$out/costv.log"
+if rp2 --as asv "$out/costv.log" "$out/costv" 2> "$out/costv.err" &&
+	rp2 "$dir/guest.log" "$out/costref" 2>> "$out/costv.err" &&
+	python3 -c 'import json, sys
+c = {(x["scheduler"], x["load"]): x["iops"] for x in json.load(open(sys.argv[1]))["cost"]}
+b = {(x["scheduler"], x["load"]): x["iops"] for x in json.load(open(sys.argv[2]))["cost"]}
+sys.exit(0 if c[("anticipatory", "reads")] == b[("bfq", "reads")] and ("bfq", "reads") not in c else 1)' \
+	"$out/costv.json" "$out/costref.json"; then
+	ok "--as on cost runs alone: the variant's stand for anticipatory's"
+else
+	cat "$out/costv.err"; ko "--as on cost runs alone: the variant's stand for anticipatory's"
+fi
 # read-ahead is the kernel's per disk: parts on two disks with their
 # own are merged, antic-sim gets each disk's; one disk's twice with two
 # is refused
