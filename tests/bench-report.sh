@@ -380,6 +380,16 @@ sys.exit(0 if ok else 1)' "$out/f.json" && grep -q '^== fairness on the raw disk
 else
 	cat "$out/f.err"; sed -n '/== the instrument/,$p' "$out/f.txt"; ko "fairness: IOPS, p50, p99 and share of the disk per job, the reader's mean latency in the table; wall time per run"
 fi
+# the fairness predictions get AS_SET's tunables too
+sed '1s/$/ as_set=antic_expire=3/' "$out/fair.log" > "$out/fairset.log"
+rm -f "$out/fs.args"
+if FAKE_SIM_ARGS="$out/fs.args" ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/fairset.log" "$out/fs" \
+	> /dev/null 2> "$out/fs.err" && grep -q "fair-aio" "$out/fs.args" &&
+	! grep -v -e --list-schedulers "$out/fs.args" | grep -v -e '--set antic_expire=3' | grep -q .; then
+	ok "AS_SET's tunables in the fairness predictions"
+else
+	cat "$out/fs.err" "$out/fs.args"; ko "AS_SET's tunables in the fairness predictions"
+fi
 # a run made in parts (one disk each): the merged report is the whole
 # log's, and a cell in two parts or two kernels' parts are refused
 { sed -n 1p $dir/guest2.log; sed -n '2,83p' $dir/guest2.log; } > "$out/part1.log"
