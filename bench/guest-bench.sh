@@ -15,7 +15,7 @@ FRESH=${FRESH:-0}
 # what the guest could have taken from the host: its clock's start (the
 # RTC) and its random pool (boot_id is its first draw); on the
 # instruction clock both should be the same in every boot
-echo "vm: boot_id $(cat /proc/sys/kernel/random/boot_id), date $(date -u +%Y-%m-%dT%H:%M:%S), fresh=${FRESH:-0} seed=${SEED:-none} wb_mb=${WB_MB:-0}"
+echo "vm: boot_id $(cat /proc/sys/kernel/random/boot_id), date $(date -u +%Y-%m-%dT%H:%M:%S), fresh=${FRESH:-0} seed=${SEED:-none} wb_mb=${WB_MB:-0}, booted in $(cut -d' ' -f1 /proc/uptime) s, the CPU busy $(awk '/^cpu / { printf "%.2f", ($2 + $3 + $4 + $7 + $8) / 100; exit }' /proc/stat) s of it"
 echo "vm: kernel $(uname -r), $(nproc) cpus, quick=$QUICK reps=$REPS cap=${CAP}s (compile ${CAPC}s, start-up ${CAPS}s) disks=$DISKS warm=${WARM}s time_scale=$TSCALE startup_offset=30g${AS_SET:+ as_set=$AS_SET}"
 WARMUP=$WARM
 export WARM=0 RANDRT=$((CAP / 2)) FAIRRT=$CAP	# the job files' variables: this shell sleeps the warm-up
@@ -205,10 +205,10 @@ fresh() {
 }
 
 # the guest's state in a few numbers (its clock in ns, the disk's busy ns
-# and requests, timer interrupts): two boots that print the same here have
-# run alike to this point
+# and requests, timer interrupts, the CPU's busy time in 1/100 s since
+# boot): two boots that print the same here have run alike to this point
 fingerprint() {
-	echo "now_ns=$(awk '/^now at/ { print $3; exit }' /proc/timer_list) busy_ns=$(hs busy_ns) requests=$(hs requests) loc=$(awk '/LOC:/ { print $2 }' /proc/interrupts)"
+	echo "now_ns=$(awk '/^now at/ { print $3; exit }' /proc/timer_list) busy_ns=$(hs busy_ns) requests=$(hs requests) loc=$(awk '/LOC:/ { print $2 }' /proc/interrupts) cpu_cs=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8; exit }' /proc/stat)"
 }
 
 # fio's random seed for this repetition's jobs (SEED + REP): the same
