@@ -380,6 +380,25 @@ sys.exit(0 if ok else 1)' "$out/f.json" && grep -q '^== fairness on the raw disk
 else
 	cat "$out/f.err"; sed -n '/== the instrument/,$p' "$out/f.txt"; ko "fairness: IOPS, p50, p99 and share of the disk per job, the reader's mean latency in the table; wall time per run"
 fi
+# an isolated run (vmbench.sh ISOLATE=1): a boot a run, the boots' logs one
+# after another; each run's wall time is its own boot's stamp, the total
+# the last line's, and the disk is named once
+python3 - "$out/fair.log" "$out/iso.log" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+head, runs = lines[:2], [l for l in lines[2:] if not l.startswith("WALL")]
+with open(sys.argv[2], "w") as f:
+    for i in range(0, len(runs), 2):  # a RES line and its FIO line: one boot
+        f.write("\n".join(head + [runs[i], "WALL %d" % (10000 + 1000 * i), runs[i + 1], "VMBENCH END", "WALL 99"]) + "\n")
+    f.write("VMBENCH END isolated: %d boots\nWALL 600000\n" % (len(runs) // 2))
+PY
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/iso.log" "$out/iso" > /dev/null 2> "$out/iso.err" &&
+	grep -q '^wall time per run, each a boot of its own (host s): median 15.0 \[10.0-20.0\] over 6 runs; 10.0 min in all' "$out/iso.txt" &&
+	python3 -c 'import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))["disks"]) == 1 else 1)' "$out/iso.json"; then
+	ok "an isolated run: each run's wall time its boot's, the disk once"
+else
+	cat "$out/iso.err"; grep '^wall' "$out/iso.txt"; ko "an isolated run: each run's wall time its boot's, the disk once"
+fi
 # the fairness predictions get AS_SET's tunables too
 sed '1s/$/ as_set=antic_expire=3/' "$out/fair.log" > "$out/fairset.log"
 rm -f "$out/fs.args"
