@@ -222,7 +222,6 @@ one_isolated() {
 	log=$out/vmbench-$kver${TAG:-}.log
 	iw=$wdir/isolated-$kver
 	rm -rf "$iw" && mkdir -p "$iw"
-	flock "$top/kernel" make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
 	n=0
 	for rep in $(seq 1 "$REPS"); do
 		for s in $SCHEDS; do
@@ -247,6 +246,9 @@ one_isolated() {
 			done < "$iw/items"
 		done
 	done
+	# ISOLATE_DRY=1: the boots' params written (WDIR/isolated-KVER/N/params), none booted
+	[ "${ISOLATE_DRY:-0}" != 1 ] || { echo "vmbench: $kver: $n boots' params in $iw" >&2; return 0; }
+	flock "$top/kernel" make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
 	per_boot=$((60 + 90 + CAPC + CAPS + CAP + WARM + 20))
 	echo "vmbench: $kver: $n boots of one run each, $ISOLATE_JOBS at a time (log: $log)" >&2
 	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"

@@ -60,6 +60,8 @@ count tests/bench-report.sh
 echo "== bench/sim-targets.sh runs to its table of targets (ide2003, depth 32)"
 one sim-targets sh -c 'out=$(DISKS=ide2003 DEPTHS=32 bench/sim-targets.sh build/sim-targets-check) &&
 	printf "%s\n" "$out" | grep -Eq "^[0-9]+ met, [0-9]+ missed$"'
+echo "== bench/vmbench.sh ISOLATE=1's boots, without booting"
+count tests/vmbench-isolate.sh
 echo "== bench/rr-events.py on qemu record logs made by hand"
 count bench/rr-events-test.sh
 echo "== fuzz corpora and kept crashes (ASan+UBSan)"

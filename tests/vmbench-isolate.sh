@@ -1,0 +1,41 @@
+#!/bin/sh
+# bench/vmbench.sh ISOLATE=1 without booting (ISOLATE_DRY=1): a boot for
+# every run (repetition x scheduler x cell), and a boot's params are its
+# cell's values alone, so that two runs of other SCHEDS, REPS or cells
+# give the same cell the same bytes (the initramfs the guest boots).
+set -u
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+ok() { echo "PASS $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL $1"; fail=$((fail + 1)); }
+k=isolate-check
+a=build/vmbench-isocheck-a/isolated-$k b=build/vmbench-isocheck-b/isolated-$k
+TAG=-isocheck-a ISOLATE=1 ISOLATE_DRY=1 DISKS=ide2003:1 WORKLOADS=write-vs-read STARTUPS=vim \
+	LOADS="none 5r5w-seq" SCHEDS="mq-deadline anticipatory" REPS=2 COSTREPS=0 \
+	bench/vmbench.sh $k 2> build/isocheck-a.err
+TAG=-isocheck-b ISOLATE=1 ISOLATE_DRY=1 DISKS=ide2003:1 WORKLOADS=write-vs-read STARTUPS=vim \
+	LOADS="5r5w-seq" SCHEDS="anticipatory" REPS=1 COSTREPS=0 \
+	bench/vmbench.sh $k 2> build/isocheck-b.err
+na=$(ls -d "$a"/*/ 2>/dev/null | wc -l) nb=$(ls -d "$b"/*/ 2>/dev/null | wc -l)
+# 2 repetitions x 2 schedulers x (write-vs-read, vim alone, vim beside 5r5w-seq)
+if [ "$na" = 12 ] && [ "$nb" = 2 ] &&
+	[ "$(cat "$a"/*/params | grep -c '^REPS=1$')" = 12 ] &&
+	[ "$(grep -l '^SCHEDS="anticipatory"$' "$a"/*/params | xargs grep -l '^REP0=2$' | wc -l)" = 3 ]; then
+	ok "a boot for each repetition, scheduler and cell, each one run"
+else
+	cat build/isocheck-a.err; ko "a boot for each repetition, scheduler and cell, each one run"
+fi
+# b's two boots (anticipatory, repetition 1: write-vs-read; vim beside
+# 5r5w-seq) are byte for byte two of a's
+same=0
+for f in "$b"/*/params; do
+	for g in "$a"/*/params; do cmp -s "$f" "$g" && { same=$((same + 1)); break; }; done
+done
+if [ "$same" = 2 ]; then
+	ok "a cell's params are the same bytes whatever else the run boots"
+else
+	ko "a cell's params are the same bytes whatever else the run boots ($same of 2)"
+fi
+rm -rf build/vmbench-isocheck-a build/vmbench-isocheck-b build/isocheck-a.err build/isocheck-b.err
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
