@@ -115,7 +115,7 @@ if [ $# -eq 0 ]; then
 	set -- $("$top/tests/vm/kernels.sh" 6.12 7)	# 6.1 is left to the VM tests
 	[ $# -gt 0 ] || { echo "vmbench: no kernel headers; run 'sudo ./setup.sh'" >&2; exit 1; }
 fi
-make -s -C "$top" all >/dev/null
+flock "$top" make -s -C "$top" all >/dev/null	# runs of one tree side by side build once
 # what the run will take at most: every run to its cap, plus what each
 # costs around it (sync, dropping caches, the warm-up, fio's start) and each
 # disk's set-up; measured runs of QUICK=1 on 6.12 finish well inside their caps
