@@ -312,8 +312,12 @@ def merge_logs(logs, paths):
     base = logs[0]
     base.parts = [(paths[0], base.walls[-1] if base.walls else None)]
     keys = {(r["disk"], r["depth"], r["tag"], r["sched"], r["rep"]) for r in base.res}
+    if any(lg.isolated != base.isolated for lg in logs):
+        return None, "%s: a boot for every run (ISOLATE=1) in some parts, not in others: " \
+            "their wall times do not add; report them apart" % paths[0]
     for other, path in zip(logs[1:], paths[1:]):
-        if other.boot_id and other.boot_id == base.boot_id:
+        # isolated boots of different cells may draw the same boot_id
+        if not base.isolated and other.boot_id and other.boot_id == base.boot_id:
             return None, "%s: the same boot (boot_id %s) as %s: a part is its own boot" % (
                 path, other.boot_id, paths[0])
         for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick", "startup_offset",
@@ -331,7 +335,8 @@ def merge_logs(logs, paths):
                 return None, "%s: %s %d %s %s repetition %d is in an earlier part too" % (
                     path, k[0], k[1], k[2], k[3], k[4])
             keys.add(k)
-        off = base.walls[-1] if base.walls else 0
+        # an isolated part's runs each carry their own boot's wall time
+        off = 0 if base.isolated else base.walls[-1] if base.walls else 0
         for r in other.res:
             if "wall_ms" in r:
                 r["wall_ms"] += off
@@ -1155,9 +1160,11 @@ def instrument_lines(log, cells):
     walls = [r["wall_ms"] for r in log.res if "wall_ms" in r]
     if log.isolated and walls:
         per = [w / 1000 for w in walls]  # each run's stamp is its own boot's
+        parts = [w for _, w in getattr(log, "parts", ()) if w]  # each part's own total
+        total = sum(parts) if len(parts) > 1 else log.walls[-1]
         txt.append("wall time per run, each a boot of its own (host s): median %.1f [%.1f-%.1f] over "
                    "%d runs; %.1f min in all" % (statistics.median(per), min(per), max(per), len(per),
-                                                 log.walls[-1] / 60000))
+                                                 total / 60000))
     elif len(walls) >= 2:
         per = [(b - a) / 1000 for a, b in zip(walls, walls[1:])]
         txt.append("wall time per run (host s): median %.1f [%.1f-%.1f] over %d runs; boot to the "

@@ -96,7 +96,7 @@ if [ "$QUICK" = 1 ]; then
 else
 	REPS=${REPS:-3} CAP=${CAP:-10} CAPC=${CAPC:-90} CAPS=${CAPS:-10} COSTRUN=${COSTRUN:-5} HDDMEM=1700
 	DISKS=${DISKS-"st2000dm006:32 ide2003:1"} TREES=6
-	COSTREPS=${COSTREPS:-2}
+	COSTREPS=${COSTREPS:-$([ "${ISOLATE:-0}" = 1 ] && echo 0 || echo 2)}
 	WORKLOADS=${WORKLOADS:-"write-vs-read write-vs-tree read-vs-tree read-vs-fsync random-vs-write"}
 	STARTUPS=${STARTUPS-$startups_all} LOADS=${LOADS:-"none 10r-seq 5r5w-seq 10r-rand 5r5w-rand"}
 	SCHEDS=${SCHEDS:-"none mq-deadline bfq anticipatory"}
@@ -206,11 +206,14 @@ one() {	# one kernel's run: log, then report
 # inside one run no longer carries into all later ones; a boot and a set-up
 # a run is what it costs. ISOLATE_JOBS boots run side by side (default 2,
 # one a host core on the instruction clock). The log is the boots' logs in
-# the suite's order, each run's WALL its whole boot's.
+# the suite's order, each run's WALL from its boot's start.
 iso_items() {	# one boot's cell a line: DISK WORKLOAD STARTUP LOAD ("-": none)
 	first=1
 	for d in $DISKS; do
-		for w in $WORKLOADS; do [ "$w" = none ] || echo "$d $w - -"; done
+		for w in $WORKLOADS; do
+			# compile-alone, as the start-ups, on the first disk alone
+			[ "$w" = none ] || { [ "$w" = compile-alone ] && [ $first = 0 ]; } || echo "$d $w - -"
+		done
 		if [ $first = 1 ]; then
 			for p in $STARTUPS; do for l in $LOADS; do echo "$d - $p $l"; done; done
 		fi
@@ -246,15 +249,26 @@ one_isolated() {
 			done < "$iw/items"
 		done
 	done
+	[ "$n" -gt 0 ] || { echo "vmbench: ISOLATE=1: no measured run in WORKLOADS, STARTUPS and DISKS" >&2; return 1; }
 	# ISOLATE_DRY=1: the boots' params written (WDIR/isolated-KVER/N/params), none booted
 	[ "${ISOLATE_DRY:-0}" != 1 ] || { echo "vmbench: $kver: $n boots' params in $iw" >&2; return 0; }
 	flock "$top/kernel" make -s -C "$top/kernel" KVER="$kver" >/dev/null || return 1
+	# the boots' own copies: a build in this tree during the run (another
+	# run's) would otherwise change the modules under the later boots
+	mkdir -p "$iw/ko"
+	extra=
+	for m in "$top/kernel/build/anticipatory-$kver.ko" "$top/kernel/build/hddsim-$kver.ko" ${VM_EXTRA_KO:-}; do
+		cp "$m" "$iw/ko/" || return 1
+	done
+	for m in ${VM_EXTRA_KO:-}; do extra="$extra $iw/ko/$(basename "$m")"; done
+	(cd "$iw/ko" && sha256sum ./*.ko) | sed 's/^/vm: module /' > "$iw/ko/sums"
 	per_boot=$((60 + 90 + CAPC + CAPS + CAP + WARM + 20))
 	echo "vmbench: $kver: $n boots of one run each, $ISOLATE_JOBS at a time (log: $log)" >&2
-	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"
+	{ echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")"
+	  cat "$iw/ko/sums"; } > "$log"
 	t0=$(date +%s%N)
-	export GUEST="$top/bench/guest-bench.sh" VM_MEM=$VMMEM VM_CPUS=1 VM_TIMEOUT=$((per_boot * 2 + 600)) \
-		VM_KO="$top/kernel/build/anticipatory-$kver.ko" VM_HDDSIM_KO="$top/kernel/build/hddsim-$kver.ko" \
+	export GUEST="$top/bench/guest-bench.sh" VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$((per_boot * 2 + 600)) \
+		VM_KO="$iw/ko/anticipatory-$kver.ko" VM_HDDSIM_KO="$iw/ko/hddsim-$kver.ko" VM_EXTRA_KO="${extra# }" \
 		ISO_BOOT="$top/tests/vm/boot.sh" ISO_KVER=$kver ISO_DIR=$iw ISO_STAMP=$stamp_py
 	seq 1 "$n" | xargs -P "$ISOLATE_JOBS" -I{} sh -c '
 		PARAMS=$ISO_DIR/{}/params "$ISO_BOOT" "$ISO_KVER" "$ISO_DIR/{}" 2>&1 </dev/null |
@@ -268,17 +282,20 @@ one_isolated() {
 	for i in $(seq 1 "$n"); do
 		# a boot's WALL: the host ms from its start to its run's result
 		sed 's/\r$//' "$iw/$i/raw.log" >> "$log"
-		grep -q '^VMBENCH END' "$iw/$i/raw.log" || bad="$bad $i"
+		# a boot is its cell's run: one that ended without a result is a hole
+		{ grep -q '^VMBENCH END' "$iw/$i/raw.log" && grep -q '^RES ' "$iw/$i/raw.log"; } || bad="$bad $i"
 	done
 	echo "VMBENCH END isolated: $n boots" >> "$log"
 	echo "WALL $(( ($(date +%s%N) - t0) / 1000000 ))" >> "$log"
-	[ -z "$bad" ] || { echo "vmbench: $kver: boots$bad did not finish; see $iw/N/raw.log" >&2; return 1; }
+	[ -z "$bad" ] || { echo "vmbench: $kver: boots$bad did not finish or gave no result; see $iw/N/raw.log" >&2; return 1; }
 	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
 	# shellcheck disable=SC2086 # REPORT_ARGS is several words
 	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
 }
 rc=0
 if [ "${ISOLATE:-0}" = 1 ]; then
+	# its boots measure runs alone: the cost runs are a run of their own
+	[ "$COSTREPS" = 0 ] || { echo "vmbench: ISOLATE=1 makes no cost runs; COSTREPS=$COSTREPS asks for them: run them without ISOLATE" >&2; exit 2; }
 	for kver in "$@"; do one_isolated "$kver" || rc=1; done
 	exit $rc
 fi

@@ -399,6 +399,32 @@ if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/iso.log" "$out/iso" 
 else
 	cat "$out/iso.err"; grep '^wall' "$out/iso.txt"; ko "an isolated run: each run's wall time its boot's, the disk once"
 fi
+# isolated parts merge with each run's own wall time and the parts' totals
+# summed (boots of different cells may share a boot_id); an isolated part
+# beside a shared one is refused
+python3 - "$out/iso.log" "$out/isop" <<'PY'
+import sys
+boots, cur = [], []
+for l in open(sys.argv[1]).read().splitlines():
+    if l.startswith("VMBENCH END isolated"):
+        break
+    cur.append(l)
+    if l == "WALL 99":
+        boots.append(cur)
+        cur = []
+for i, part in enumerate((boots[:3], boots[3:])):
+    with open("%s%d.log" % (sys.argv[2], i + 1), "w") as f:
+        f.write("vm: boot_id same-id, date x\n")
+        f.write("\n".join(sum(part, [])) + "\nVMBENCH END isolated: 3 boots\nWALL 300000\n")
+PY
+if ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/isop1.log" "$out/isop2.log" "$out/isom" > /dev/null 2> "$out/isom.err" &&
+	grep -q '^wall time per run, each a boot of its own (host s): median 15.0 \[10.0-20.0\] over 6 runs; 10.0 min in all' "$out/isom.txt" &&
+	! ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$out/isop1.log" "$out/fair.log" "$out/isox" > /dev/null 2> "$out/isox.err" &&
+	grep -q "ISOLATE=1) in some parts, not in others" "$out/isox.err" && [ ! -e "$out/isox.txt" ]; then
+	ok "isolated parts: merged with each run's own wall time; beside a shared part refused"
+else
+	cat "$out/isom.err" "$out/isox.err"; grep '^wall' "$out/isom.txt"; ko "isolated parts: merged with each run's own wall time; beside a shared part refused"
+fi
 # the fairness predictions get AS_SET's tunables too
 sed '1s/$/ as_set=antic_expire=3/' "$out/fair.log" > "$out/fairset.log"
 rm -f "$out/fs.args"

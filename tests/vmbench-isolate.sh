@@ -36,6 +36,24 @@ if [ "$same" = 2 ]; then
 else
 	ko "a cell's params are the same bytes whatever else the run boots ($same of 2)"
 fi
-rm -rf build/vmbench-isocheck-a build/vmbench-isocheck-b build/isocheck-a.err build/isocheck-b.err
+# compile-alone, as a shared run does, on the first disk alone; asked-for
+# cost runs, or no run at all, are refused rather than skipped in silence
+TAG=-isocheck-c ISOLATE=1 ISOLATE_DRY=1 DISKS="st2000dm006:32 ide2003:1" WORKLOADS=compile-alone \
+	STARTUPS= SCHEDS=none REPS=1 bench/vmbench.sh $k 2> /dev/null
+TAG=-isocheck-d ISOLATE=1 ISOLATE_DRY=1 DISKS=ide2003:1 WORKLOADS=write-vs-read STARTUPS= \
+	COSTREPS=1 bench/vmbench.sh $k 2> /dev/null
+rc_cost=$?
+TAG=-isocheck-e ISOLATE=1 ISOLATE_DRY=1 DISKS=ide2003:1 WORKLOADS=none STARTUPS= \
+	bench/vmbench.sh $k 2> /dev/null
+rc_none=$?
+c=build/vmbench-isocheck-c/isolated-$k
+if [ "$(ls -d "$c"/*/ 2>/dev/null | wc -l)" = 1 ] && grep -q '^DISKS="st2000dm006:32"$' "$c"/1/params &&
+	[ "$rc_cost" != 0 ] && [ "$rc_none" != 0 ]; then
+	ok "compile-alone on the first disk alone; cost runs or no runs refused"
+else
+	ko "compile-alone on the first disk alone; cost runs or no runs refused (cost rc $rc_cost, none rc $rc_none)"
+fi
+rm -rf build/vmbench-isocheck-a build/vmbench-isocheck-b build/vmbench-isocheck-c build/vmbench-isocheck-d \
+	build/vmbench-isocheck-e build/isocheck-a.err build/isocheck-b.err
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
