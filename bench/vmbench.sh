@@ -87,7 +87,7 @@ startups_all=$(awk '$1 == "tuning" || $1 == "validation" { $1 = ""; print }' "$t
 if [ "$QUICK" = 1 ]; then
 	# its bound is under 10 minutes (a run with python too and 10 s caps
 	# took 13.5 minutes on a machine shared with four other VMs)
-	REPS=${REPS:-2} CAP=${CAP:-8} CAPC=60 CAPS=${CAPS:-8} COSTRUN=3 COSTREPS=${COSTREPS:-1} HDDMEM=700
+	REPS=${REPS:-2} CAP=${CAP:-8} CAPC=60 CAPS=${CAPS:-8} COSTRUN=3 COSTREPS=${COSTREPS:-$([ "${ISOLATE:-0}" = 1 ] && echo 0 || echo 1)} HDDMEM=700
 	DISKS=${DISKS-"st2000dm006:32 ide2003:1"} TREES=1
 	WORKLOADS=${WORKLOADS:-"write-vs-read"}
 	STARTUPS=${STARTUPS-"git"} LOADS=${LOADS:-"none 5r5w-seq"}
