@@ -75,7 +75,8 @@ ALL="write-vs-read write-vs-tree read-vs-tree six-trees ten-streams read-vs-fsyn
 # (2 vCPUs, FRESH=0, fio's own seeds unless SEED is given).
 # VARIANT_SET="SCHED:name=value ..." sets a tunable of the scheduler named
 # (a variant from VM_EXTRA_KO, say) before each of its runs.
-# ISOLATE=1 boots once for every measured run (below, one_isolated).
+# ISOLATE=1 boots once for every measured run (below, one_isolated);
+# REP_FIRST=N there boots repetitions N..REPS alone (a stopped run's rest).
 # PLAYERSIZE: the ionice player's size (bench/jobs/ionice-player.fio, 32m).
 # The host stamps each RES line with its wall time ("WALL ms" after it):
 # the report gives the wall time a run costs. REPORT_ARGS go to
@@ -226,7 +227,7 @@ one_isolated() {
 	iw=$wdir/isolated-$kver
 	rm -rf "$iw" && mkdir -p "$iw"
 	n=0
-	for rep in $(seq 1 "$REPS"); do
+	for rep in $(seq "${REP_FIRST:-1}" "$REPS"); do
 		for s in $SCHEDS; do
 			iso_items > "$iw/items"
 			while read -r d w st l; do

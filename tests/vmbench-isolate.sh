@@ -36,6 +36,22 @@ if [ "$same" = 2 ]; then
 else
 	ko "a cell's params are the same bytes whatever else the run boots ($same of 2)"
 fi
+# REP_FIRST: the rest of a stopped run, its repetitions alone, each boot
+# the same bytes as the full run's
+f=build/vmbench-isocheck-f/isolated-$k
+TAG=-isocheck-f ISOLATE=1 ISOLATE_DRY=1 DISKS=ide2003:1 WORKLOADS=write-vs-read STARTUPS=vim \
+	LOADS="none 5r5w-seq" SCHEDS="mq-deadline anticipatory" REPS=2 REP_FIRST=2 COSTREPS=0 \
+	bench/vmbench.sh $k 2> /dev/null
+same=0
+for g in "$f"/*/params; do
+	grep -q '^REP0=2$' "$g" || continue
+	for h in "$a"/*/params; do cmp -s "$g" "$h" && { same=$((same + 1)); break; }; done
+done
+if [ "$(ls -d "$f"/*/ 2>/dev/null | wc -l)" = 6 ] && [ "$same" = 6 ]; then
+	ok "REP_FIRST=2 boots the second repetition alone, as the full run boots it"
+else
+	ko "REP_FIRST=2 boots the second repetition alone, as the full run boots it ($same of 6)"
+fi
 # compile-alone, as a shared run does, on the first disk alone; asked-for
 # cost runs, or no run at all, are refused rather than skipped in silence
 TAG=-isocheck-c ISOLATE=1 ISOLATE_DRY=1 DISKS="st2000dm006:32 ide2003:1" WORKLOADS=compile-alone \
@@ -54,6 +70,6 @@ else
 	ko "compile-alone on the first disk alone; cost runs or no runs refused (cost rc $rc_cost, none rc $rc_none)"
 fi
 rm -rf build/vmbench-isocheck-a build/vmbench-isocheck-b build/vmbench-isocheck-c build/vmbench-isocheck-d \
-	build/vmbench-isocheck-e build/isocheck-a.err build/isocheck-b.err
+	build/vmbench-isocheck-e build/vmbench-isocheck-f build/isocheck-a.err build/isocheck-b.err
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
