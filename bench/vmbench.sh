@@ -129,9 +129,11 @@ ISOLATE_JOBS=${ISOLATE_JOBS:-2}
 PARALLEL=${PARALLEL:-$([ "$QUICK" != 1 ] && [ $# -gt 1 ] && echo 1 || echo 0)}
 all=$((per_kernel * $#))
 [ "$PARALLEL" = 1 ] && all=$per_kernel
-echo "vmbench: $# kernel(s), each $runs_m Morton runs and $runs_s start-up runs:" \
-	"at most $((per_kernel / 60)) min a kernel, $((all / 60)) min in all" \
-	"($([ "$PARALLEL" = 1 ] && echo "side by side" || echo "one after the other"))" >&2
+# (ISOLATE=1 says its own: a boot a run, the count after REP_FIRST)
+[ "${ISOLATE:-0}" = 1 ] ||
+	echo "vmbench: $# kernel(s), each $runs_m Morton runs and $runs_s start-up runs:" \
+		"at most $((per_kernel / 60)) min a kernel, $((all / 60)) min in all" \
+		"($([ "$PARALLEL" = 1 ] && echo "side by side" || echo "one after the other"))" >&2
 params=$wdir/params
 cat > "$params" <<P
 QUICK=$QUICK
@@ -181,12 +183,21 @@ for line in sys.stdin:
         sys.stdout.write("WALL %d\n" % ((time.monotonic() - t0) * 1000))
 PY
 stamp() { python3 -u "$stamp_py"; }
+# which code the figures are of: the tree anticipatory.ko was built from
+built_from() {
+	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")"
+}
+# a finished log's last checks, then its report: vmbench-KVER-TAG.*
+report_log() {	# KVER LOG
+	! grep -q '^vm: disk setup failed' "$2" || { echo "vmbench: $1: hddsim or ext4 setup failed; see $2" >&2; return 1; }
+	# shellcheck disable=SC2086 # REPORT_ARGS is several words
+	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$2" "$out/vmbench-$1${TAG:-}"
+}
 one() {	# one kernel's run: log, then report
 	kver=$1
 	log=$out/vmbench-$kver${TAG:-}.log
 	echo "vmbench: $kver (log: $log)" >&2
-	# which code the figures are of: the tree anticipatory.ko was built from
-	echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")" > "$log"
+	built_from > "$log"
 	if [ -t 2 ] && [ "$PARALLEL" != 1 ]; then
 		GUEST=$top/bench/guest-bench.sh PARAMS=$params VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$TIMEOUT \
 			"$top/tests/vm/boot.sh" "$kver" "$wdir" 2>&1 | stamp | tee -a "$log" |
@@ -197,9 +208,7 @@ one() {	# one kernel's run: log, then report
 	fi
 	sed -i 's/\r$//' "$log"
 	grep -q '^VMBENCH END' "$log" || { echo "vmbench: $kver: the guest did not finish; see $log" >&2; return 1; }
-	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
-	# shellcheck disable=SC2086 # REPORT_ARGS is several words
-	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
+	report_log "$kver" "$log"
 }
 # ISOLATE=1: every measured run in a boot of its own (boot, the disk's
 # set-up, that one run): a run then starts from the same state in every
@@ -265,8 +274,7 @@ one_isolated() {
 	(cd "$iw/ko" && sha256sum ./*.ko) | sed 's/^/vm: module /' > "$iw/ko/sums"
 	per_boot=$((60 + 90 + CAPC + CAPS + CAP + WARM + 20))
 	echo "vmbench: $kver: $n boots of one run each, $ISOLATE_JOBS at a time (log: $log)" >&2
-	{ echo "vm: anticipatory.ko built from $(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git")"
-	  cat "$iw/ko/sums"; } > "$log"
+	{ built_from; cat "$iw/ko/sums"; } > "$log"
 	t0=$(date +%s%N)
 	export GUEST="$top/bench/guest-bench.sh" VM_MEM=$VMMEM VM_CPUS=$cpus VM_TIMEOUT=$((per_boot * 2 + 600)) \
 		VM_KO="$iw/ko/anticipatory-$kver.ko" VM_HDDSIM_KO="$iw/ko/hddsim-$kver.ko" VM_EXTRA_KO="${extra# }" \
@@ -289,9 +297,7 @@ one_isolated() {
 	echo "VMBENCH END isolated: $n boots" >> "$log"
 	echo "WALL $(( ($(date +%s%N) - t0) / 1000000 ))" >> "$log"
 	[ -z "$bad" ] || { echo "vmbench: $kver: boots$bad did not finish or gave no result; see $iw/N/raw.log" >&2; return 1; }
-	! grep -q '^vm: disk setup failed' "$log" || { echo "vmbench: $kver: hddsim or ext4 setup failed; see $log" >&2; return 1; }
-	# shellcheck disable=SC2086 # REPORT_ARGS is several words
-	python3 "$top/bench/report.py" ${REPORT_ARGS:-} "$log" "$out/vmbench-$kver${TAG:-}"
+	report_log "$kver" "$log"
 }
 rc=0
 if [ "${ISOLATE:-0}" = 1 ]; then
