@@ -635,6 +635,23 @@ static void check_started_since(const struct as_counters *before,
 		CHECK_EQ(as->cnt.antic_declined[r], before->antic_declined[r]);
 }
 
+/* The priors for a new process, as the policy reads them. */
+static u64 prior_ttime(const struct as_sched *as)
+{
+	struct as_estimates e;
+
+	as_estimates(as, &e);
+	return e.new_ttime_mean;
+}
+
+static u64 prior_seek(const struct as_sched *as)
+{
+	struct as_estimates e;
+
+	as_estimates(as, &e);
+	return e.new_seek_mean;
+}
+
 static void test_declined_think(void)
 {
 	struct as_sched as;
@@ -658,7 +675,7 @@ static void test_declined_think(void)
 	/* a new P, after three new processes thought 20 ms: the prior is 6.6 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 3);
-	CHECK((as.new_ttime_total / 256) > as.tun.antic_expire);
+	CHECK(prior_ttime(&as) > as.tun.antic_expire);
 	antic_proc_init(&p);
 	qrq = think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -668,7 +685,7 @@ static void test_declined_think(void)
 	/* not: after two of them the prior is 4.7 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 2);
-	CHECK((as.new_ttime_total / 256) <= as.tun.antic_expire);
+	CHECK(prior_ttime(&as) <= as.tun.antic_expire);
 	antic_proc_init(&p);
 	think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -840,8 +857,8 @@ static void test_statistics(void)
 	CHECK_EQ(p.seek_total, 32ULL * 2048 * 1024);
 	CHECK_EQ(p.seek_mean, (32ULL * 2048 * 1024 + 128) / 32);
 	/* first samples also teach the priors for new processes */
-	CHECK_EQ((as.new_ttime_total / 256), 4 * MS * 32 / 256);
-	CHECK_EQ((as.new_seek_total / 256), 2048ULL * 1024 * 32 / 256);
+	CHECK_EQ(prior_ttime(&as), 4 * MS * 32 / 256);
+	CHECK_EQ(prior_seek(&as), 2048ULL * 1024 * 32 / 256);
 	/* think time caps at 20 ms */
 	CHECK(next(&as, 5 * MS) == b);
 	as_complete(&as, b, 6 * MS);
@@ -1821,23 +1838,40 @@ static void test_write_k_falls_and_rises(void)
  * sent, 0 for never; *as is left as it ended (its processes static, so
  * that it points at none gone).
  */
+/* The streamer P of the sync write scenes: two reads queued at 0. */
+static void streamer_start(struct as_sched *as, struct antic_proc *p, u64 *sector)
+{
+	antic_proc_init(p);
+	*sector = 1000;
+	as_add(as, mk(*sector, true, p), 0);
+	*sector += 8;
+	as_add(as, mk(*sector, true, p), 0);
+	*sector += 8;
+}
+
+/* P's next read queued (always one ahead), then @rq completes 2 ms on. */
+static void streamer_step(struct as_sched *as, struct antic_proc *p, u64 *sector,
+			  u64 *now, struct antic_rq *rq)
+{
+	as_add(as, mk(*sector, true, p), *now);
+	*sector += 8;
+	*now += 2 * MS;
+	as_complete(as, rq, *now);
+}
+
 static u64 sync_write_served(struct as_sched *as, bool rule3, bool direct)
 {
 	static struct antic_proc p, q;
 	struct antic_rq *sw, *rq;
 	u64 now, served = 0;
-	u64 sector = 1000;
+	u64 sector;
 	int i;
 
 	fresh(as);
 	if (!rule3)
 		as->tun.sync_write_expire = 0;
-	antic_proc_init(&p);
 	antic_proc_init(&q);
-	as_add(as, mk(sector, true, &p), 0);
-	sector += 8;
-	as_add(as, mk(sector, true, &p), 0);
-	sector += 8;
+	streamer_start(as, &p, &sector);
 	sw = mk(300000000, true, &q);
 	sw->write = true;
 	sw->direct = direct;
@@ -1848,10 +1882,7 @@ static u64 sync_write_served(struct as_sched *as, bool rule3, bool direct)
 			served = now;
 			break;
 		}
-		as_add(as, mk(sector, true, &p), now);	/* always one ahead */
-		sector += 8;
-		now += 2 * MS;
-		as_complete(as, rq, now);
+		streamer_step(as, &p, &sector, &now, rq);
 	}
 	used = 0;
 	return served;
@@ -1894,18 +1925,14 @@ static u64 sync_write_spacing(bool retune)
 	static struct antic_proc p, q, r;
 	struct antic_rq *qw, *rw, *rq;
 	struct as_sched as;
-	u64 now, sector = 1000, q_at = 0, r_at = 0;
+	u64 now, sector, q_at = 0, r_at = 0;
 	int i;
 
 	fresh(&as);
 	as.tun.antic_expire = 0;	/* no wait on Q or R after their writes */
-	antic_proc_init(&p);
 	antic_proc_init(&q);
 	antic_proc_init(&r);
-	as_add(&as, mk(sector, true, &p), 0);
-	sector += 8;
-	as_add(&as, mk(sector, true, &p), 0);
-	sector += 8;
+	streamer_start(&as, &p, &sector);
 	qw = mk(300000000, true, &q);
 	qw->write = true;
 	as_add(&as, qw, 0);
@@ -1926,10 +1953,7 @@ static u64 sync_write_spacing(bool retune)
 		}
 		if (rq == rw)
 			r_at = now;
-		as_add(&as, mk(sector, true, &p), now);	/* always one ahead */
-		sector += 8;
-		now += 2 * MS;
-		as_complete(&as, rq, now);
+		streamer_step(&as, &p, &sector, &now, rq);
 	}
 	CHECK(q_at > 0 && r_at > q_at);
 	CHECK_EQ(as.cnt.sync_writes_early, 2);
