@@ -37,14 +37,15 @@ job's own runtime (a reader alone and beside an idle-class and a
 best-effort backup, a player at real time and at best effort), their
 ratios judged against ionice's promises by the ranges, antic-sim beside.
 
-Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME [--drop NAME]...]
+Usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME] [--drop NAME]...
                         LOG... PREFIX
        (several LOGs: one run made in parts, per disk or the start-ups
        apart, of one kernel and instrument; each part's wall time is shown)
        (--as NAME: NAME's cells are anticipatory's, NAME being a build of
        the revision reported under another name, bench/variant-ko.sh, run
        in a part of its own; anticipatory's own cells are left out where
-       NAME ran the same cell, and every cell of each --drop NAME)
+       NAME ran the same cell; --drop NAME: every cell of NAME left out,
+       as a module's twin once its null A/B is reported)
        (ANTIC_SIM: another antic-sim binary)
        bench/report.py --readme FILE JSON...  (rewrites the section
        between FILE's vmbench markers, as in docs/results.md, from the
@@ -358,15 +359,18 @@ def take_variant(log, name, drop):
     """NAME's cells become anticipatory's (NAME is a variant build of the
     revision reported, bench/variant-ko.sh): anticipatory's own cells are
     left out where NAME ran the same cell (disk, depth, workload, load;
-    a cost run's mix), and every cell of the schedulers in DROP. Returns
+    a cost run's mix), and every cell of the schedulers in DROP. NAME
+    None: DROP's alone (a twin once its null A/B is reported). Returns
     None, or why not."""
-    if name == "anticipatory" or name in drop:
-        return "--as %s: a variant's name, neither anticipatory nor one --drop leaves out" % name
-    if log.as_set:
-        return "--as %s: the logs' AS_SET (%s) was written to anticipatory's tunables alone" % (
-            name, " ".join(log.as_set))
-    if not any(r["sched"] == name for r in log.res) and not any(c["sched"] == name for c in log.cost):
-        return "--as %s: no cell of %s in the logs" % (name, name)
+    if name is not None:
+        if name == "anticipatory" or name in drop:
+            return "--as %s: a variant's name, neither anticipatory nor one --drop leaves out" % name
+        if log.as_set:
+            return "--as %s: the logs' AS_SET (%s) was written to anticipatory's tunables alone" % (
+                name, " ".join(log.as_set))
+    for n, opt in [(name, "--as")] * (name is not None) + [(d, "--drop") for d in drop]:
+        if not any(r["sched"] == n for r in log.res) and not any(c["sched"] == n for c in log.cost):
+            return "%s %s: no cell of %s in the logs" % (opt, n, n)
     # the cells NAME ran: (disk, depth, workload) of a run, a cost run's mix
     ran = {(r["disk"], r["depth"], r["tag"]) for r in log.res if r["sched"] == name}
     ran |= {c["load"] for c in log.cost if c["sched"] == name}
@@ -1838,7 +1842,7 @@ def update_readme(readme, paths):
     return 0
 
 
-USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME [--drop NAME]...]\n"
+USAGE = ("usage: bench/report.py [--null JSON | --margin PCT] [--ab A:B]... [--as NAME] [--drop NAME]...\n"
          "                        LOG... PREFIX\n"
          "       bench/report.py --readme FILE JSON...\n"
          "       bench/report.py --repeat A.json B.json")
@@ -1888,10 +1892,7 @@ def main(argv):
     if log is None:
         print("report: %s" % why, file=sys.stderr)
         return 2
-    if drop and not variant:
-        print("report: --drop needs --as", file=sys.stderr)
-        return 2
-    why = take_variant(log, variant, drop) if variant else None
+    why = take_variant(log, variant, drop) if variant or drop else None
     scheds = {r["sched"] for r in log.res}
     for pair in ab:
         for name in pair:

@@ -463,8 +463,9 @@ else
 fi
 # --as: a variant build's cells, in a part of their own, stand for
 # anticipatory's where it ran them (ide2003 here; st2000dm006's stay
-# anticipatory's own), a --drop'd scheduler's left out everywhere; a
-# variant with no cell, or --drop alone, is an error and writes nothing
+# anticipatory's own), a --drop'd scheduler's left out everywhere, with
+# --as or alone; a variant or a --drop with no cell is an error and
+# writes nothing
 # asv: anticipatory's ide2003 runs again, half as long again, beside them
 # (each before the original: a cell kept twice would show the original's)
 awk '{ l = $0 } ($1 == "RES" || $1 == "FIO" || $1 == "SREPLAY" || $1 == "SETTLE" || $1 == "CLOCK") && $4 == "anticipatory" {
@@ -488,7 +489,12 @@ sys.exit(0 if got.keys() == want.keys() and all(near(k, m) for k, m in got.items
 	"$out/merged.json" "$out/asv.json" &&
 	! rp2 --as asx "$out/part1.log" "$out/part2v.log" "$out/asx" 2> "$out/asx.err" &&
 	grep -q "no cell of asx" "$out/asx.err" && [ ! -e "$out/asx.txt" ] &&
-	! rp2 --drop bfq "$out/part1.log" "$out/part2v.log" "$out/dr" 2> "$out/dr.err" && [ ! -e "$out/dr.txt" ] &&
+	rp2 --drop bfq "$out/part1.log" "$out/part2v.log" "$out/dr" 2> "$out/dr.err" &&
+	python3 -c 'import json, sys
+s = {x["scheduler"] for x in json.load(open(sys.argv[1]))["results"]}
+sys.exit(0 if "bfq" not in s and {"asv", "anticipatory", "mq-deadline"} <= s else 1)' "$out/dr.json" &&
+	! rp2 --drop bfx "$out/part1.log" "$out/part2v.log" "$out/dx" 2> "$out/dx.err" &&
+	grep -q "drop bfx: no cell of bfx" "$out/dx.err" && [ ! -e "$out/dx.txt" ] &&
 	! rp2 --as asv --drop asv "$out/part1.log" "$out/part2v.log" "$out/dd" 2> "$out/dd.err" &&
 	grep -q "neither anticipatory nor" "$out/dd.err" && [ ! -e "$out/dd.txt" ] &&
 	! rp2 --as asv --ab anticipatory:asv "$out/part1.log" "$out/part2v.log" "$out/da" 2> "$out/da.err" &&
@@ -499,7 +505,7 @@ sys.exit(0 if got.keys() == want.keys() and all(near(k, m) for k, m in got.items
 	grep -q "AS_SET (antic_expire=0) was written to anticipatory's tunables alone" "$out/ds.err" && [ ! -e "$out/ds.txt" ]; then
 	ok "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
 else
-	cat "$out/asv.err" "$out/asx.err" "$out/dr.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
+	cat "$out/asv.err" "$out/asx.err" "$out/dr.err" "$out/dx.err"; ko "--as: a variant's cells stand for anticipatory's, its own and --drop's left out; errors write nothing"
 fi
 # --as on a log of cost runs alone (DISKS= runs): the variant's cost runs
 # stand for anticipatory's (here bfq's renamed asv, anticipatory's left out)
