@@ -256,7 +256,7 @@ static inline ANTIC_INLINE void queue_del(struct as_sched *as,
 {
 	antic_queue_del(home(as, rq), rq);
 	if (rq->prio_class != ANTIC_CLASS_BE)
-		ANTIC_DEC(as->lq_queued);
+		ANTIC_DEC(as->other_class_queued);
 }
 
 /*
@@ -863,7 +863,7 @@ static void class_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	antic_queue_admit(&as->q[rq->prio_class][dir], rq, as->seq++,
 			  now, dir == ANTIC_SYNC ? as->tun.read_expire :
 						   as->tun.write_expire, (u8)dir);
-	as->lq_queued++;
+	as->other_class_queued++;
 	rq->newcomer = false;
 	if (rq->proc) {
 		if (rq->sync)
@@ -945,7 +945,7 @@ void as_handle_expiry(struct as_sched *as, u64 now)
 		end_wait(as, AS_END_TIMEOUT);
 	else if (wait_req_timed(as) && now > as->batch_expires)
 		end_wait(as, AS_END_DEADLINE);
-	if (as->lq_queued && class_queued(as, ANTIC_CLASS_IDLE))
+	if (as->other_class_queued && class_queued(as, ANTIC_CLASS_IDLE))
 		idle_may_go(as, now);
 }
 
@@ -1577,7 +1577,7 @@ enum antic_verdict as_dispatch(struct as_sched *as, u64 now,
 			       struct antic_rq **out)
 {
 	*out = NULL;
-	if (as->lq_queued || (as->class_in_flight[ANTIC_CLASS_RT] && be_queued(as)))
+	if (as->other_class_queued || (as->class_in_flight[ANTIC_CLASS_RT] && be_queued(as)))
 		return dispatch_classes(as, now, out);
 	/*
 	 * Nothing queued (a host asks after every completion): only a wait
@@ -1764,7 +1764,7 @@ void as_back_merged(struct as_sched *as, struct antic_rq *rq, u32 nr_sectors)
 
 bool as_has_work(const struct as_sched *as)
 {
-	if (!as->lq_queued && !as->class_in_flight[ANTIC_CLASS_RT]) {
+	if (!as->other_class_queued && !as->class_in_flight[ANTIC_CLASS_RT]) {
 		if (!be_queued(as))
 			return false;
 	} else if (class_queued(as, ANTIC_CLASS_RT)) {
@@ -1794,7 +1794,7 @@ static u64 idle_gate_time(const struct as_sched *as)
 	u64 aging = as->tun.prio_aging_expire, t = 0;
 	int d;
 
-	if (!as->lq_queued || as->idle_open ||
+	if (!as->other_class_queued || as->idle_open ||
 	    !class_queued(as, ANTIC_CLASS_IDLE) || waiting(as))
 		return 0;
 	if (!be_queued(as) && !class_queued(as, ANTIC_CLASS_RT) &&

@@ -329,11 +329,11 @@ struct as_sched {
 	bool plugged;		/* dispatch held for a start: a completion reruns */
 
 	/*
-	 * Requests in the real-time and idle classes' queues (the count of
-	 * all four): with it and the real-time class_in_flight zero, best
-	 * effort is all there is, a test of two fields.
+	 * Requests queued outside best effort: the real-time and idle
+	 * classes' four queues. With it and the real-time class_in_flight
+	 * zero, best effort is all there is, a test of two fields.
 	 */
-	u32 lq_queued;
+	u32 other_class_queued;
 	u8 antic_class;		/* the class of the request last dispatched */
 	/* requests at the drive by class: real-time ones have it alone */
 	u32 class_in_flight[ANTIC_NR_CLASSES];

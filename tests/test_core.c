@@ -3991,7 +3991,7 @@ static void chaos_host(bool classes)
 		}
 		if ((int)as_at_drive(&as) != n || (int)as.new_queued != nq ||
 		    (int)as.new_in_flight != nf ||
-		    (int)as.class_in_flight[ANTIC_CLASS_IDLE] != ni || (int)as.lq_queued != nl)
+		    (int)as.class_in_flight[ANTIC_CLASS_IDLE] != ni || (int)as.other_class_queued != nl)
 			bad_count++;
 		/* the host frees an exited process: the plug may not point at one */
 		if (as.newcomer && as.newcomer->exited)
