@@ -169,6 +169,7 @@ class Log:
         self.kver = ""
         self.header = ""
         self.cap = 20
+        self.caps = {}  # disk -> its runs' cap (s): a part's own, parts of other disks may differ
         self.warm = 3.0
         self.time_scale = 1.0
         self.startup_offset = "0"  # where the guest placed the start-ups' sectors
@@ -293,6 +294,7 @@ def read_log(path):
                                  "total": int(w[4])})
     if not log.disks:
         log.disks = sorted({(OLD_DISK, r["depth"]) for r in log.res})
+    log.caps = {d: log.cap for d, _ in log.disks}
     if log.costrun is None:  # a guest older than its "cost runs" line
         log.costrun, log.costreps = params_costrun(), 1
     for key, lines in fio_lines.items():
@@ -306,9 +308,9 @@ def read_log(path):
 
 def merge_logs(logs, paths):
     """One Log of a run made in parts (per disk, or the start-ups apart):
-    the parts must be boots of one kernel and one instrument (cap, warm-up,
-    time scale, clock, the start-ups' offset, AS_SET, read-ahead), each its
-    own boot, and no cell may be in two of them. Returns (log, None) or
+    the parts must be boots of one kernel and one instrument (warm-up,
+    time scale, clock, the start-ups' offset, AS_SET; per disk the cap and
+    read-ahead), each its own boot, and no cell may be in two of them. Returns (log, None) or
     (None, why)."""
     base = logs[0]
     base.parts = [(paths[0], base.walls[-1] if base.walls else None)]
@@ -321,7 +323,13 @@ def merge_logs(logs, paths):
         if not base.isolated and other.boot_id and other.boot_id == base.boot_id:
             return None, "%s: the same boot (boot_id %s) as %s: a part is its own boot" % (
                 path, other.boot_id, paths[0])
-        for attr in ("kver", "cap", "warm", "time_scale", "icount", "quick", "startup_offset",
+        # the cap is a disk's: random-vs-write and the fairness jobs run for
+        # it (half of it, all of it), so one disk's runs share one
+        for d, c in other.caps.items():
+            if base.caps.get(d, c) != c:
+                return None, "%s: cap %d s at %s, but an earlier part has %d" % (
+                    path, c, d, base.caps[d])
+        for attr in ("kver", "warm", "time_scale", "icount", "quick", "startup_offset",
                      "as_set"):
             if getattr(other, attr) != getattr(base, attr):
                 return None, "%s: %s %s, but %s has %s" % (
@@ -352,6 +360,8 @@ def merge_logs(logs, paths):
             getattr(base, attr).update(getattr(other, attr))
         for d, kb in other.read_ahead.items():
             base.read_ahead.setdefault(d, kb)
+        for d, c in other.caps.items():
+            base.caps.setdefault(d, c)
     return base, None
 
 
@@ -466,6 +476,12 @@ def sim_disk_args(log, disk, depth):
     return dset
 
 
+def cap_of(log, disk):
+    """The cap (s) of DISK's runs: random-vs-write's runtime is half of it,
+    the fairness jobs' all of it, in the guest and in antic-sim alike."""
+    return log.caps.get(disk, log.cap)
+
+
 def sim_predictions(log, cells):
     """(disk, depth, workload, load, sched) -> {"value": metric, "background":
     {read_MBps, write_MBps} for the start-up rows}. Each workload's job file is
@@ -477,9 +493,9 @@ def sim_predictions(log, cells):
         return {}
     # each policy's column under the Linux scheduler that plays it (noop plays none)
     sim_sched = sim_schedulers(sim)
-    env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(log.cap // 2))
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
+        env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(cap_of(log, disk) // 2))
         dset = sim_disk_args(log, disk, depth)
         if is_startup(w):
             trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
@@ -890,10 +906,10 @@ def fair_sim(log, cells):
     if not sim or not keys:
         return {}
     sim_sched = sim_schedulers(sim)
-    env = dict(os.environ, FAIRRT=str(log.cap))
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for disk, depth, w in keys:
+            env = dict(os.environ, FAIRRT=str(cap_of(log, disk)))
             path = os.path.join(TOP, "bench", "jobs", w + ".fio")
             dset = sim_disk_args(log, disk, depth)
             docs = {None: run_sim(sim, dset + [path], env)}
@@ -1584,7 +1600,9 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
     # one result per line, so that two reports compare line by line
     head = json.dumps({"kernel": log.kver, "quick": log.quick, "icount_shift": log.icount,
                        "disks": [{"disk": d, "depth": q} for d, q in log.disks],
-                       "cap_s": log.cap, "warm_s": log.warm, "time_scale": log.time_scale,
+                       "cap_s": log.cap, **({"cap_s_by_disk": log.caps}
+                                            if len(set(log.caps.values())) > 1 else {}),
+                       "warm_s": log.warm, "time_scale": log.time_scale,
                        "memcg": "256M", **({"boot_id": log.boot_id} if log.boot_id else {})})[:-1]
     with open(prefix + ".json", "w", encoding="utf-8") as f:
         f.write(head + ",\n \"results\": [")

@@ -539,6 +539,23 @@ if FAKE_SIM_ARGS="$out/ra.args" rp2 "$out/ra1.log" "$out/ra2.log" "$out/ra" 2> "
 else
 	cat "$out/ra.err" "$out/rb.err"; ko "read-ahead per disk: two disks' parts merged, each disk's to antic-sim; one disk's with two refused"
 fi
+# the cap is per disk (random-vs-write runs for half of it, the fairness
+# jobs for all of it): parts of two disks at two caps merge, antic-sim
+# gets each disk's; one disk at two caps is refused
+sed 's/ cap=12s / cap=60s /' "$out/part2.log" > "$out/cp2.log"
+sed 's/ cap=12s / cap=60s /; s/^vm: boot_id .*//' "$out/part1.log" > "$out/cp3.log"
+rm -f "$out/cp.args"
+if FAKE_SIM_ARGS="$out/cp.args" rp2 "$out/part1.log" "$out/cp2.log" "$out/cp" 2> "$out/cp.err" &&
+	grep -q "^RANDRT=6 FAIRRT= .*disk=st2000dm006 .*write-vs-read.fio" "$out/cp.args" &&
+	grep -q "^RANDRT=30 FAIRRT= .*disk=ide2003 .*write-vs-read.fio" "$out/cp.args" &&
+	grep -q "cap=60s" "$out/cp.txt" && grep -q "cap=12s" "$out/cp.txt" &&
+	grep -q '"cap_s_by_disk": {"st2000dm006": 12, "ide2003": 60}' "$out/cp.json" &&
+	! rp2 "$out/part1.log" "$out/cp2.log" "$out/cp3.log" "$out/cq" 2> "$out/cq.err" &&
+	grep -q "cap 60 s at st2000dm006, but an earlier part has 12" "$out/cq.err" && [ ! -e "$out/cq.txt" ]; then
+	ok "the cap per disk: two disks' parts at two caps merged, each disk's to antic-sim; one disk at two refused"
+else
+	cat "$out/cp.err" "$out/cq.err"; ko "the cap per disk: two disks' parts at two caps merged, each disk's to antic-sim; one disk at two refused"
+fi
 # ionice: each job's own runtime from the measured run's fio JSON (the
 # reader alone, beside the idle and the best-effort backup; the player at
 # real time and at best effort), the ratios of medians and the verdicts by

@@ -3,8 +3,9 @@
 # predictions (sim.json) for every job file, and sim-replay.json for every
 # replay, so the test does not move when the simulator's model does; the
 # scheduler table as core has it.
-# FAKE_SIM_ARGS: a file each call's arguments are added to
-[ -z "$FAKE_SIM_ARGS" ] || echo "$*" >> "$FAKE_SIM_ARGS"
+# FAKE_SIM_ARGS: a file each call's arguments are added to, after the job
+# files' runtime variables
+[ -z "$FAKE_SIM_ARGS" ] || echo "RANDRT=${RANDRT:-} FAIRRT=${FAIRRT:-} $*" >> "$FAKE_SIM_ARGS"
 if [ "$1" = --list-schedulers ]; then
 	printf 'noop none\ndeadline mq-deadline\nanticipatory anticipatory as\n'
 	exit 0
