@@ -310,8 +310,8 @@ def merge_logs(logs, paths):
     """One Log of a run made in parts (per disk, or the start-ups apart):
     the parts must be boots of one kernel and one instrument (warm-up,
     time scale, clock, the start-ups' offset, AS_SET; per disk the cap and
-    read-ahead), each its own boot, and no cell may be in two of them. Returns (log, None) or
-    (None, why)."""
+    read-ahead), each its own boot, and no cell may be in two of them.
+    Returns (log, None) or (None, why)."""
     base = logs[0]
     base.parts = [(paths[0], base.walls[-1] if base.walls else None)]
     keys = {(r["disk"], r["depth"], r["tag"], r["sched"], r["rep"]) for r in base.res}
