@@ -4399,7 +4399,8 @@ static void test_properties_starvation_bound(void)
 {
 	static const int depths[] = { 1, 32 };
 	u64 seed, fifo_expired = 0, long_batches = 0, past_expire = 0;
-	u32 over = 0, stalls = 0;
+	u32 over[2] = { 0, 0 }, stalls = 0;
+	u64 total[2] = { 0, 0 };
 	struct sc_worst worst = { 0 };
 	size_t d;
 
@@ -4410,7 +4411,8 @@ static void test_properties_starvation_bound(void)
 
 			sc_run(seed, depths[d], ANTIC_POL_AS, &r);
 			stalls += r.stalls;
-			over += r.over;
+			over[d] += r.over;
+			total[d] += r.requests;
 			fifo_expired += r.cnt.fifo_expired[ANTIC_SYNC] +
 					r.cnt.fifo_expired[ANTIC_ASYNC];
 			long_batches += r.cnt.write_batches_long;
@@ -4422,18 +4424,24 @@ static void test_properties_starvation_bound(void)
 		}
 	}
 	CHECK_EQ(stalls, 0);
+	/* where the drive queues, every request within its bound */
+	CHECK_EQ(over[1], 0);
 	/*
-	 * Today's policy breaks the bound at depth 1, in 19 of the 24
-	 * scenes: check_fifo sends one overdue request per expire period,
-	 * and the elevator goes back to a stream that keeps requests queued
-	 * ahead of the head (a libaio reader's, an O_DIRECT writer's at
-	 * iodepth 4, a buffered writer's writeback), so the last of a deep
-	 * queue's overdue requests waits a period for each one ahead (seed
-	 * 1: a random 4 KiB read of the iodepth-16 reader beside a
-	 * sequential libaio reader waited 2440 ms against a bound of 1534).
-	 * Recorded as known until that rule changes.
+	 * At depth 1 today's policy does not meet it: check_fifo sends one
+	 * overdue request per expire period, and the elevator goes back to
+	 * a stream that keeps requests queued ahead of the head (a libaio
+	 * reader's, an O_DIRECT writer's at iodepth 4, a buffered writer's
+	 * writeback), so the last of a deep queue's overdue requests waits a
+	 * period for each one ahead. Printed, not asserted: the bound is the
+	 * target of a change to that rule, which must be judged on the
+	 * benchmarks first (it costs streams beside each other throughput).
 	 */
-	CHECK(over > 0 && worst.wait > worst.bound);
+	if (over[0])
+		printf("  (known: at depth 1, %u of %llu requests past the bound; "
+		       "worst %llu ms against %llu)\n", over[0],
+		       (unsigned long long)total[0],
+		       (unsigned long long)(worst.wait / MS),
+		       (unsigned long long)(worst.bound / MS));
 	/* the property is not empty: FIFOs expired, owed write batches ran */
 	CHECK(fifo_expired > 100 && long_batches > 10 && past_expire > 10);
 }
