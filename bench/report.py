@@ -372,6 +372,9 @@ def take_variant(log, name, drop):
     a cost run's mix), and every cell of the schedulers in DROP. NAME
     None: DROP's alone (a twin once its null A/B is reported). Returns
     None, or why not."""
+    if "anticipatory" in drop and name is None:
+        return "--drop anticipatory: the module's cells are what the report compares; " \
+            "--drop it only with --as, whose cells stand for it"
     if name is not None:
         if name == "anticipatory" or name in drop:
             return "--as %s: a variant's name, neither anticipatory nor one --drop leaves out" % name
@@ -1600,8 +1603,10 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
     # one result per line, so that two reports compare line by line
     head = json.dumps({"kernel": log.kver, "quick": log.quick, "icount_shift": log.icount,
                        "disks": [{"disk": d, "depth": q} for d, q in log.disks],
-                       "cap_s": log.cap, **({"cap_s_by_disk": log.caps}
-                                            if len(set(log.caps.values())) > 1 else {}),
+                       # one cap, or each disk's where they differ
+                       "cap_s": (log.cap if not log.caps else next(iter(log.caps.values()))
+                                 if len(set(log.caps.values())) == 1 else None),
+                       **({"cap_s_by_disk": log.caps} if len(set(log.caps.values())) > 1 else {}),
                        "warm_s": log.warm, "time_scale": log.time_scale,
                        "memcg": "256M", **({"boot_id": log.boot_id} if log.boot_id else {})})[:-1]
     with open(prefix + ".json", "w", encoding="utf-8") as f:
@@ -1916,7 +1921,8 @@ def main(argv):
         for name in pair:
             if not why and name not in scheds:
                 why = "--ab %s:%s: no cell of %s in the logs%s" % (
-                    pair[0], pair[1], name, " (after --as)" if variant else "")
+                    pair[0], pair[1], name, " (after --drop)" if name in drop else
+                    " (after --as)" if variant else "")
     if why:
         print("report: %s" % why, file=sys.stderr)
         return 2

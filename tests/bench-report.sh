@@ -495,6 +495,10 @@ s = {x["scheduler"] for x in json.load(open(sys.argv[1]))["results"]}
 sys.exit(0 if "bfq" not in s and {"asv", "anticipatory", "mq-deadline"} <= s else 1)' "$out/dr.json" &&
 	! rp2 --drop bfx "$out/part1.log" "$out/part2v.log" "$out/dx" 2> "$out/dx.err" &&
 	grep -q "drop bfx: no cell of bfx" "$out/dx.err" && [ ! -e "$out/dx.txt" ] &&
+	! rp2 --drop anticipatory "$out/part1.log" "$out/part2v.log" "$out/dy" 2> "$out/dy.err" &&
+	grep -q "drop anticipatory: " "$out/dy.err" && [ ! -e "$out/dy.txt" ] &&
+	! rp2 --drop bfq --ab anticipatory:bfq "$out/part1.log" "$out/part2v.log" "$out/dz" 2> "$out/dz.err" &&
+	grep -q "no cell of bfq in the logs (after --drop)" "$out/dz.err" && [ ! -e "$out/dz.txt" ] &&
 	! rp2 --as asv --drop asv "$out/part1.log" "$out/part2v.log" "$out/dd" 2> "$out/dd.err" &&
 	grep -q "neither anticipatory nor" "$out/dd.err" && [ ! -e "$out/dd.txt" ] &&
 	! rp2 --as asv --ab anticipatory:asv "$out/part1.log" "$out/part2v.log" "$out/da" 2> "$out/da.err" &&
@@ -551,7 +555,13 @@ if FAKE_SIM_ARGS="$out/cp.args" rp2 "$out/part1.log" "$out/cp2.log" "$out/cp" 2>
 	grep -q "cap=60s" "$out/cp.txt" && grep -q "cap=12s" "$out/cp.txt" &&
 	grep -q '"cap_s_by_disk": {"st2000dm006": 12, "ide2003": 60}' "$out/cp.json" &&
 	! rp2 "$out/part1.log" "$out/cp2.log" "$out/cp3.log" "$out/cq" 2> "$out/cq.err" &&
-	grep -q "cap 60 s at st2000dm006, but an earlier part has 12" "$out/cq.err" && [ ! -e "$out/cq.txt" ]; then
+	grep -q "cap 60 s at st2000dm006, but an earlier part has 12" "$out/cq.err" && [ ! -e "$out/cq.txt" ] &&
+	sed 's/ cap=10s / cap=60s /; s/ warm=2s / warm=3s /' "$out/fair.log" > "$out/cpf.log" &&
+	FAKE_SIM_ARGS="$out/cpf.args" rp2 "$out/part1.log" "$out/cpf.log" "$out/cpf" 2>> "$out/cp.err" &&
+	grep -q "^RANDRT= FAIRRT=60 .*disk=sata7200 .*fair-aio.fio" "$out/cpf.args" &&
+	! grep -q "FAIRRT=12" "$out/cpf.args" && grep -q '"cap_s": null' "$out/cpf.json" &&
+	rp2 "$out/part1.log" "$out/part2.log" "$out/cpu" 2>> "$out/cp.err" &&
+	grep -q '"cap_s": 12,' "$out/cpu.json" && ! grep -q cap_s_by_disk "$out/cpu.json"; then
 	ok "the cap per disk: two disks' parts at two caps merged, each disk's to antic-sim; one disk at two refused"
 else
 	cat "$out/cp.err" "$out/cq.err"; ko "the cap per disk: two disks' parts at two caps merged, each disk's to antic-sim; one disk at two refused"
