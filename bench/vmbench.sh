@@ -301,6 +301,11 @@ one_isolated() {
 }
 rc=0
 if [ "${ISOLATE:-0}" = 1 ]; then
+	# REP_FIRST: a repetition of this run's, 1..REPS
+	case ${REP_FIRST:-1} in
+	*[!0-9]* | 0*) echo "vmbench: REP_FIRST=$REP_FIRST: a repetition from 1 to REPS ($REPS)" >&2; exit 2 ;;
+	esac
+	[ "${REP_FIRST:-1}" -le "$REPS" ] || { echo "vmbench: REP_FIRST=$REP_FIRST is past REPS=$REPS" >&2; exit 2; }
 	# its boots measure runs alone: the cost runs are a run of their own
 	[ "$COSTREPS" = 0 ] || { echo "vmbench: ISOLATE=1 makes no cost runs; COSTREPS=$COSTREPS asks for them: run them without ISOLATE" >&2; exit 2; }
 	for kver in "$@"; do one_isolated "$kver" || rc=1; done
