@@ -636,20 +636,12 @@ static void check_started_since(const struct as_counters *before,
 }
 
 /* The priors for a new process, as the policy reads them. */
-static u64 prior_ttime(const struct as_sched *as)
+static struct as_estimates priors(const struct as_sched *as)
 {
 	struct as_estimates e;
 
 	as_estimates(as, &e);
-	return e.new_ttime_mean;
-}
-
-static u64 prior_seek(const struct as_sched *as)
-{
-	struct as_estimates e;
-
-	as_estimates(as, &e);
-	return e.new_seek_mean;
+	return e;
 }
 
 static void test_declined_think(void)
@@ -675,7 +667,7 @@ static void test_declined_think(void)
 	/* a new P, after three new processes thought 20 ms: the prior is 6.6 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 3);
-	CHECK(prior_ttime(&as) > as.tun.antic_expire);
+	CHECK(priors(&as).new_ttime_mean > as.tun.antic_expire);
 	antic_proc_init(&p);
 	qrq = think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -685,7 +677,7 @@ static void test_declined_think(void)
 	/* not: after two of them the prior is 4.7 ms */
 	fresh(&as);
 	t = teach_new_ttime(&as, x, 2);
-	CHECK(prior_ttime(&as) <= as.tun.antic_expire);
+	CHECK(priors(&as).new_ttime_mean <= as.tun.antic_expire);
 	antic_proc_init(&p);
 	think_finish(&as, &p, &q, t);
 	before = as.cnt;
@@ -857,8 +849,8 @@ static void test_statistics(void)
 	CHECK_EQ(p.seek_total, 32ULL * 2048 * 1024);
 	CHECK_EQ(p.seek_mean, (32ULL * 2048 * 1024 + 128) / 32);
 	/* first samples also teach the priors for new processes */
-	CHECK_EQ(prior_ttime(&as), 4 * MS * 32 / 256);
-	CHECK_EQ(prior_seek(&as), 2048ULL * 1024 * 32 / 256);
+	CHECK_EQ(priors(&as).new_ttime_mean, 4 * MS * 32 / 256);
+	CHECK_EQ(priors(&as).new_seek_mean, 2048ULL * 1024 * 32 / 256);
 	/* think time caps at 20 ms */
 	CHECK(next(&as, 5 * MS) == b);
 	as_complete(&as, b, 6 * MS);
