@@ -4209,10 +4209,10 @@ static void sc_fill(struct sc_proc *p, struct antic_rq *rq, u64 *x)
 }
 
 /*
- * One scene: @seed chooses the processes, @depth is the drive's, @pol
- * the policy (ANTIC_POL_AS or ANTIC_POL_DEADLINE, at its defaults).
+ * One scene: @seed chooses the processes, @depth is the drive's; the
+ * policy is anticipatory at its defaults.
  */
-static void sc_run(u64 seed, int depth, int pol, struct sc_result *res)
+static void sc_run(u64 seed, int depth, struct sc_result *res)
 {
 	static struct sc_rq rqs[SC_RQS];
 	struct sc_proc procs[SC_PROCS];
@@ -4221,9 +4221,7 @@ static void sc_run(u64 seed, int depth, int pol, struct sc_result *res)
 	const struct antic_policy_ops *ops;
 	struct as_tunables t;
 	struct as_sched as;
-	struct dl_tunables dt;
-	struct dl_sched dl;
-	void *s;
+	void *s = &as;
 	int np = 0, i, at_drive = 0, queued[2] = { 0, 0 };
 	bool throttled = false;
 
@@ -4236,16 +4234,8 @@ static void sc_run(u64 seed, int depth, int pol, struct sc_result *res)
 	 * own (test_properties_program_starts in test_sim.c).
 	 */
 	t.newcomer_expire = 0;
-	if (pol == ANTIC_POL_AS) {
-		as_init(&as, &t);
-		ops = &as_policy_ops;
-		s = &as;
-	} else {
-		dl_default_tunables(&dt);
-		dl_init(&dl, &dt);
-		ops = &dl_policy_ops;
-		s = &dl;
-	}
+	as_init(&as, &t);
+	ops = &as_policy_ops;
 	/* the scene: always the deep random reader, then a random mix */
 	sc_proc_init(&procs[np++], SC_AIO_RAND, &x);
 	for (i = 0; i < 5; i++) {
@@ -4278,11 +4268,9 @@ static void sc_run(u64 seed, int depth, int pol, struct sc_result *res)
 			struct sc_rq *r;
 			u64 wait, bound;
 
-			if (pol == ANTIC_POL_AS) {
-				as_dirty_throttled(&as, throttled);
-				if (!as_has_work(&as))
-					break;
-			}
+			as_dirty_throttled(&as, throttled);
+			if (!as_has_work(&as))
+				break;
 			if (ops->dispatch(s, now, &out) != ANTIC_DISPATCH)
 				break;
 			r = (struct sc_rq *)out;
@@ -4374,8 +4362,7 @@ static void sc_run(u64 seed, int depth, int pol, struct sc_result *res)
 			}
 		}
 	}
-	if (pol == ANTIC_POL_AS)
-		res->cnt = as.cnt;
+	res->cnt = as.cnt;
 }
 
 /*
@@ -4402,7 +4389,7 @@ static void test_properties_starvation_bound(void)
 			struct sc_result r;
 			int k;
 
-			sc_run(seed, depths[d], ANTIC_POL_AS, &r);
+			sc_run(seed, depths[d], &r);
 			stalls += r.stalls;
 			over[d] += r.over;
 			total[d] += r.requests;
