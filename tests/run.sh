@@ -7,6 +7,10 @@
 set -u
 cd "$(dirname "$0")/.."
 total_p=0 total_f=0
+# every failure's line, repeated last: a log cut to its tail still names them
+fails=$(mktemp)
+trap 'rm -f "$fails"' EXIT
+failed() { printf '%s\n' "$*" | cut -c 1-300 >> "$fails"; }
 
 # add the "N passed, N failed" of a command's output to the totals
 count() {
@@ -15,8 +19,11 @@ count() {
 	rc=$(sed 's/rc=//' "$log.rc"); out=$(cat "$log"); rm -f "$log" "$log.rc"
 	line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "$*: no summary (exit $rc)"; total_f=$((total_f + 1)); return
+		echo "$*: no summary (exit $rc)"; total_f=$((total_f + 1))
+		failed "$*: no summary (exit $rc)"; return
 	fi
+	printf '%s\n' "$out" | grep -E '^(VMTEST )?FAIL|^vm .*: the guest did not finish' |
+		while IFS= read -r l; do failed "$1: $l"; done
 	p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 	total_p=$((total_p + p)); total_f=$((total_f + f))
@@ -29,7 +36,7 @@ one() {
 		echo "PASS $name"; total_p=$((total_p + 1))
 	else
 		printf '%s\n' "$out" | tail -n 20
-		echo "FAIL $name"; total_f=$((total_f + 1))
+		echo "FAIL $name"; total_f=$((total_f + 1)); failed "FAIL $name"
 	fi
 }
 
@@ -79,9 +86,14 @@ one checkpatch kernel/checkpatch.sh
 if [ "${ANTIC_SKIP_VM:-}" = 1 ]; then
 	# only for quick local runs; CI never sets it, and it counts as a failure
 	echo "FAIL vm: skipped (ANTIC_SKIP_VM=1)"; total_f=$((total_f + 1))
+	failed "FAIL vm: skipped (ANTIC_SKIP_VM=1)"
 else
 	echo "== vm"
 	count tests/vm/run.sh
+fi
+if [ -s "$fails" ]; then
+	echo "== what failed"
+	cat "$fails"
 fi
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]
