@@ -71,6 +71,19 @@ RIVALS = ["mq-deadline", "bfq"]  # the ratios the report judges
 MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tree",
             "six-trees": "tree", "ten-streams": "stream", "read-vs-fsync": "fsync",
             "compile-vs-write": "compile", "compile-alone": "compile", "random-vs-write": "rand"}
+# where ext4 put the small-file workloads' files in the guest's fresh file
+# system (bench/fs-layout.sh TREES, run as guest-bench.sh lays them out):
+# antic-sim reads them there (its layout setting) instead of one after another
+LAYOUT = {"write-vs-tree": "tree1.map", "read-vs-tree": "tree1.map"}
+
+
+def sim_layout_args(workload):
+    """antic-sim's --set for WORKLOAD's layout in bench/layouts, or none."""
+    if workload not in LAYOUT:
+        return []
+    return ["--set", "layout=" + os.path.join(TOP, "bench", "layouts", LAYOUT[workload])]
+
+
 # the bench workloads whose example (and Morton row) is named otherwise
 EXAMPLE = {"six-trees": "six-tree-readers"}
 # the metric of this workload is its readers' median latency in ms, not a time
@@ -514,7 +527,7 @@ def sim_predictions(log, cells):
                 fio = os.path.join(TOP, "examples", example_of(w) + ".fio")
             if w not in MEASURED or not os.path.exists(fio):
                 continue
-            doc = run_sim(sim, dset + [fio], env)
+            doc = run_sim(sim, dset + sim_layout_args(w) + [fio], env)
         if not doc:
             continue
         for s, r in doc.get("schedulers", {}).items():

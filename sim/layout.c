@@ -2,9 +2,12 @@
  * layout.c - where the jobs' files lie on the simulated disk: one after
  * another from the first MiB, each aligned to a MiB, file_gap apart; jobs
  * naming the same file share it, and a raw device is the whole disk.
- * Also each job's region of each file, as fio computes it.
+ * Also each job's region of each file, as fio computes it. A layout
+ * file (the layout setting) moves the files it names to where a file
+ * system put them.
  */
 #include "sim.h"
+#include <errno.h>
 
 /*
  * fio's filename_format: $jobname, $jobnum and $filenum (in any case)
@@ -108,7 +111,136 @@ static int region(const struct job_spec *j, uint64_t off, uint64_t fsize, unsign
 	return 0;
 }
 
-int layout(struct sim *s, char *err, size_t errlen)
+/* One line of a layout file: where a file system put a file, and its size. */
+struct placed {
+	char name[sizeof(((struct sim_file *)0)->name)];
+	uint64_t sector, bytes;
+	unsigned line;
+};
+
+static int cmp_placed(const void *a, const void *b)
+{
+	return strcmp(((const struct placed *)a)->name, ((const struct placed *)b)->name);
+}
+
+/*
+ * The layout setting's file into @out (sorted by path): "SECTOR BYTES
+ * PATH" lines, '#' starting a comment, PATH as fio names the file
+ * (directory/name, or filename=). Each file named starts at SECTOR and
+ * has BYTES (fio reads a file that exists at its size), contiguous from
+ * there. A bad field, or a path given twice, is an error.
+ */
+static int load_layout(const char *path, struct placed **out, size_t *nout,
+		       char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	struct placed *v = NULL;
+	size_t n = 0, cap = 0, i;
+	char buf[512];
+	unsigned line = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!fp) {
+		snprintf(err, errlen, "layout %s: cannot open it", path);
+		return -1;
+	}
+	while (fgets(buf, sizeof(buf), fp)) {
+		char *p = buf, *end;
+		unsigned long long x[2];
+		size_t len = strlen(buf);
+		int k;
+
+		line++;
+		if (len && buf[len - 1] != '\n' && !feof(fp)) {
+			snprintf(err, errlen, "%s:%u: the line is longer than %zu characters",
+				 path, line, sizeof(buf) - 2);
+			goto bad;
+		}
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
+			       buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+			buf[--len] = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		for (k = 0; k < 2; k++) {
+			const char *field = k ? "BYTES" : "SECTOR";
+
+			errno = 0;
+			x[k] = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+			if (*p < '0' || *p > '9' || errno ||
+			    (*end != ' ' && *end != '\t' && (*end || !k)) || (k && !x[k])) {
+				snprintf(err, errlen, "%s:%u: %s: want %s, got '%.40s' (a line is \"SECTOR BYTES PATH\")",
+					 path, line, field, k ? "a size in bytes above 0" : "a sector number", p);
+				goto bad;
+			}
+			p = end;
+			while (*p == ' ' || *p == '\t')
+				p++;
+		}
+		if (!*p || strlen(p) >= sizeof(v->name)) {
+			snprintf(err, errlen, "%s:%u: PATH: want a path under %zu characters, got '%.40s'",
+				 path, line, sizeof(v->name), p);
+			goto bad;
+		}
+		if (n == cap) {
+			struct placed *nv = realloc(v, (cap = cap ? cap * 2 : 256) * sizeof(*v));
+
+			if (!nv) {
+				snprintf(err, errlen, "out of memory");
+				goto bad;
+			}
+			v = nv;
+		}
+		memcpy(v[n].name, p, strlen(p) + 1);
+		v[n].sector = x[0];
+		v[n].bytes = x[1];
+		v[n].line = line;
+		n++;
+	}
+	if (ferror(fp)) {
+		snprintf(err, errlen, "layout %s: read error", path);
+		goto bad;
+	}
+	fclose(fp);
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_placed);
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i - 1].name, v[i].name)) {
+			unsigned l1 = v[i - 1].line, l2 = v[i].line;
+
+			snprintf(err, errlen, "%s:%u: PATH: %s is given twice (line %u too)",
+				 path, l1 > l2 ? l1 : l2, v[i].name, l1 > l2 ? l2 : l1);
+			free(v);
+			return -1;
+		}
+	if (!n) {
+		snprintf(err, errlen, "layout %s: no \"SECTOR BYTES PATH\" line in it", path);
+		free(v);
+		return -1;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+bad:
+	fclose(fp);
+	free(v);
+	return -1;
+}
+
+static const struct placed *placed_find(const struct placed *v, size_t n, const char *name)
+{
+	struct placed key;
+
+	if (!v || strlen(name) >= sizeof(key.name))
+		return NULL;
+	memcpy(key.name, name, strlen(name) + 1);
+	return bsearch(&key, v, n, sizeof(*v), cmp_placed);
+}
+
+static int layout_files(struct sim *s, const struct placed *placed, size_t nplaced,
+			size_t *moved, char *err, size_t errlen)
 {
 	const struct workload *w = s->w;
 	uint64_t cursor = 2048, cap_sect = s->disk.p.capacity, map_bytes = 0;
@@ -199,7 +331,7 @@ int layout(struct sim *s, char *err, size_t errlen)
 named:
 			for (n = 0; n < p->nfiles; n++) {
 				struct sim_file *f = &s->files[p->file0 + n];
-
+				const struct placed *pl;
 				char base[sizeof(f->name)];
 				const char *dir = nnames ? j->filename_dir : j->directory;
 
@@ -216,6 +348,19 @@ named:
 						 "than %zu characters", j->name, raw ? "" : dir,
 						 dir[0] && !raw ? "/" : "", base, sizeof(f->name) - 1);
 					return -1;
+				}
+				pl = raw ? NULL : placed_find(placed, nplaced, f->name);
+				if (pl) {
+					if (pl->sector + (pl->bytes + 511) / 512 > cap_sect) {
+						snprintf(err, errlen, "%s:%u: SECTOR: %s at %llu would end past "
+							 "the disk's %llu sectors", s->set->layout, pl->line,
+							 f->name, (unsigned long long)pl->sector,
+							 (unsigned long long)cap_sect);
+						return -1;
+					}
+					f->start = pl->sector;
+					f->size = pl->bytes;
+					(*moved)++;
 				}
 			}
 sized:
@@ -256,4 +401,24 @@ sized:
 		}
 	}
 	return 0;
+}
+
+int layout(struct sim *s, char *err, size_t errlen)
+{
+	struct placed *placed = NULL;
+	size_t nplaced = 0, moved = 0;
+	int rc;
+
+	if (s->set->layout[0] && s->w->nr_jobs &&
+	    load_layout(s->set->layout, &placed, &nplaced, err, errlen))
+		return -1;
+	rc = layout_files(s, placed, nplaced, &moved, err, errlen);
+	if (!rc && placed && !moved) {
+		snprintf(err, errlen, "layout %s: none of its %zu paths names a file of this run "
+			 "(paths as fio names them, e.g. %s)", s->set->layout, nplaced,
+			 s->nfiles ? s->files[0].name : "/mnt/file");
+		rc = -1;
+	}
+	free(placed);
+	return rc;
 }

@@ -61,6 +61,7 @@ static const char *const other_names[] = {
 	"disk", "type", "capacity", "seed", "dl_read_expire", "dl_write_expire",
 	"writes_starved", "fifo_batch", "mem", "dirty_ratio", "dirty_background_ratio",
 	"read_ahead_kb", "max_sectors_kb", "nr_requests", "max_time", "wbt", "wakeup",
+	"layout",
 };
 
 #define NR_SETTINGS (sizeof(dp) / sizeof(dp[0]) + AS_NR_TUNABLES + \
@@ -213,6 +214,13 @@ int settings_apply(struct sim_settings *s, const char *k, const char *v,
 		if (parse_uint(v, 500, &x))
 			return seterr(err, errlen, "requeue_per_mille: want an integer 0..500, got '%s'", v);
 		s->requeue_per_mille = (unsigned)x;
+		return 0;
+	}
+	if (!strcmp(k, "layout")) {
+		if (!*v || strlen(v) >= sizeof(s->layout))
+			return seterr(err, errlen, "layout: want a file's path (under %zu characters), got '%s'",
+				      sizeof(s->layout), v);
+		memcpy(s->layout, v, strlen(v) + 1);
 		return 0;
 	}
 	if (!strcmp(k, "wakeup")) {

@@ -300,6 +300,42 @@ if grep -qE '[a-z_]+ 0(,|$)' "$tmp/out"; then ko "a zero counter shown without -
 elif ! grep -qE 'ended_exit 0' "$tmp/all"; then ko "--counters does not show the zero ones"
 else ok "zero counters hidden ($(sed -n '/^anticipatory:/,$p' "$tmp/out" | grep -oE '[a-z_]+ [0-9]+' | wc -l) shown), all with --counters ($(sed -n '/^anticipatory:/,$p' "$tmp/all" | grep -oE '[a-z_]+ [0-9]+' | wc -l))"; fi
 
+# the layout setting: where a file system put the files, each error naming
+# the layout file, its line and field, nothing written; a file named moves
+# there and takes the size given
+job '[global]' 'directory=/d' 'rw=read' 'bs=64k' '[a]' 'filename=a' 'size=8m' '[b]' 'filename=b' 'size=8m'
+lay() { printf '%s\n' "$@" >"$tmp/l.map"; }
+lay '# where' '20000000 x /d/b'
+refuses "layout: a bad BYTES" 1 "l.map:2: BYTES: want a size in bytes above 0, got 'x /d/b'" \
+	-q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2e6 4096 /d/b'
+refuses "layout: a bad SECTOR" 1 "l.map:1: SECTOR: want a sector number, got '2e6 4096 /d/b'" \
+	-q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2000 4096'
+refuses "layout: no PATH" 1 "l.map:1: PATH: want a path" -q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2000 4096 /d/b' '' '9000 4096 /d/b'
+refuses "layout: a file given twice" 1 "l.map:3: PATH: /d/b is given twice (line 1 too)" \
+	-q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2000 4096 /e/b'
+refuses "layout: matching no file" 1 "none of its 1 paths names a file of this run" \
+	-q --output "$tmp/lo.json" --set layout="$tmp/l.map" "$tmp/j.fio"
+[ -e "$tmp/lo.json" ] && ko "layout matching nothing wrote its --output" || ok "layout matching nothing: no --output written"
+lay '83886000 1048576 /d/b'
+refuses "layout: past the disk's end" 1 "l.map:1: SECTOR: /d/b at 83886000 would end past the disk's 83886080" \
+	-q --set capacity=40g --set layout="$tmp/l.map" "$tmp/j.fio"
+refuses "layout: no such file" 1 "layout $tmp/none.map: cannot open it" -q --set layout="$tmp/none.map" "$tmp/j.fio"
+lay '# b, far off and 1 MiB' '20000000 1048576 /d/b'
+"$sim" -q --scheduler deadline "$tmp/j.fio" >"$tmp/out0" 2>&1
+"$sim" -q --scheduler deadline --set layout="$tmp/l.map" --output-format json "$tmp/j.fio" >"$tmp/out1" 2>&1
+"$sim" -q --scheduler deadline --set layout="$tmp/l.map" "$tmp/j.fio" >"$tmp/out2" 2>&1
+s0=$(awk '/mean seek MiB/ { print int($4) }' "$tmp/out0") s2=$(awk '/mean seek MiB/ { print int($4) }' "$tmp/out2")
+b=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print([j["read"]["io_bytes"] for j in d["jobs"] if j["jobname"] == "b"][0])' "$tmp/out1" 2>/dev/null)
+if [ "${s0:-0}" -lt 100 ] && [ "${s2:-0}" -gt 9000 ] && [ "$b" = 1048576 ]; then
+	ok "layout: b moved 9.5 GiB off (mean seek $s0 -> $s2 MiB) and read its 1 MiB"
+else
+	ko "layout: mean seek '$s0' -> '$s2' MiB, b read '$b' bytes (want < 100, > 9000, 1048576)"
+fi
+
 # a run stopped at max_time: marked, exit 3, the cap said at the start
 job '[a]' 'rw=randread' 'size=1g'
 "$sim" --scheduler noop --set max_time=1s "$tmp/j.fio" >"$tmp/out" 2>"$tmp/err"

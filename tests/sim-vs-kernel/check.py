@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
 # the measured job of each workload, by name prefix, as the report reads it
-from report import MEASURED  # noqa: E402
+from report import MEASURED, sim_layout_args  # noqa: E402
 # the job files' variables as vmbench sets them for a 20 s cap: a 2 s
 # warm-up, random-vs-write's readers for half the cap
 ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
@@ -45,8 +45,10 @@ def predict(sim, row):
     """antic-sim's figure for @row: io_s the measured jobs' longest
     job_runtime (s), p50_ms the mean of their read p50 (ms)."""
     cmd = [sim, "--quiet", "--output-format", "json", "--scheduler", MODEL[row["sched"]],
-           "--set", "disk=" + row["disk"], "--set", "queue_depth=%d" % row["depth"],
-           os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
+           "--set", "disk=" + row["disk"], "--set", "queue_depth=%d" % row["depth"]]
+    # the small-file workloads' files where ext4 put them, as the report has them
+    cmd += sim_layout_args(row["workload"])
+    cmd += [os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=dict(os.environ, **ENV), universal_newlines=True)
     if p.returncode not in (0, 3):
