@@ -81,6 +81,8 @@ struct sim_result {
 	uint64_t max_read_wait;
 	uint64_t max_async_wait;	/* the same, async (buffered) writes */
 	uint64_t tag_waits;	/* requests that waited for a scheduler tag */
+	/* files the layout setting placed, of all the run's files */
+	size_t layout_placed, layout_files;
 	/*
 	 * Block requests completed by direction ([0] read, [1] write), the
 	 * writes marked sync (O_DIRECT, O_SYNC, fsync's) among them, their

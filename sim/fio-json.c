@@ -462,6 +462,13 @@ static void fio_doc(struct jw *w, const char *key, const struct report_ctx *c,
 	fputs(r->timed_out ? "true" : "false", w->f);
 	if (r->requeues)	/* only with faults asked for (requeue_per_mille) */
 		jint(w, "requeues", r->requeues);
+	if (c->w->set.layout[0]) {	/* only with a layout asked for */
+		jopen(w, "layout", '{');
+		jstring(w, "file", c->w->set.layout);
+		jint(w, "placed", r->layout_placed);
+		jint(w, "files", r->layout_files);
+		jclose(w, '}');
+	}
 	jopen(w, "block_requests", '{');
 	jint(w, "reads", r->rq_done[0]);
 	jint(w, "writes", r->rq_done[1]);

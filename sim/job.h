@@ -151,9 +151,9 @@ struct sim_settings {
 	 */
 	unsigned requeue_per_mille;
 	/*
-	 * A file of "SECTOR PATH" lines: where a file system put the jobs'
-	 * files (bench/fs-layout.sh writes one); the files it names start
-	 * there, the rest where layout.c puts them. Empty: none.
+	 * A file of "SECTOR BYTES PATH" lines: where a file system put the
+	 * jobs' files (bench/fs-layout.sh writes one); the files it names
+	 * start there, the rest where layout.c puts them. Empty: none.
 	 */
 	char layout[256];
 	/* the jobs' ioscheduler=, as an antic_policy_find index + 1; 0 = none */

@@ -118,9 +118,18 @@ struct placed {
 	unsigned line;
 };
 
-static int cmp_placed(const void *a, const void *b)
+static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(((const struct placed *)a)->name, ((const struct placed *)b)->name);
+}
+
+/* by path, a path's lines in file order */
+static int cmp_placed(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
 /*
@@ -142,7 +151,7 @@ static int load_layout(const char *path, struct placed **out, size_t *nout,
 	*out = NULL;
 	*nout = 0;
 	if (!fp) {
-		snprintf(err, errlen, "layout %s: cannot open it", path);
+		snprintf(err, errlen, "layout %s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (fgets(buf, sizeof(buf), fp)) {
@@ -169,15 +178,23 @@ static int load_layout(const char *path, struct placed **out, size_t *nout,
 
 			errno = 0;
 			x[k] = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+			/* BYTES at most 2^50: sectors and pages of it never overflow */
 			if (*p < '0' || *p > '9' || errno ||
-			    (*end != ' ' && *end != '\t' && (*end || !k)) || (k && !x[k])) {
+			    (*end != ' ' && *end != '\t' && *end) ||
+			    (k && (!x[k] || x[k] > (1ULL << 50)))) {
 				snprintf(err, errlen, "%s:%u: %s: want %s, got '%.40s' (a line is \"SECTOR BYTES PATH\")",
-					 path, line, field, k ? "a size in bytes above 0" : "a sector number", p);
+					 path, line, field, k ? "a size in bytes, 1 to 2^50" : "a sector number",
+					 *p ? p : "nothing");
 				goto bad;
 			}
 			p = end;
 			while (*p == ' ' || *p == '\t')
 				p++;
+			if (!k && !*p) {
+				snprintf(err, errlen, "%s:%u: BYTES: want a size in bytes, 1 to 2^50, got nothing "
+					 "(a line is \"SECTOR BYTES PATH\")", path, line);
+				goto bad;
+			}
 		}
 		if (!*p || strlen(p) >= sizeof(v->name)) {
 			snprintf(err, errlen, "%s:%u: PATH: want a path under %zu characters, got '%.40s'",
@@ -200,7 +217,7 @@ static int load_layout(const char *path, struct placed **out, size_t *nout,
 		n++;
 	}
 	if (ferror(fp)) {
-		snprintf(err, errlen, "layout %s: read error", path);
+		snprintf(err, errlen, "layout %s: %s", path, strerror(errno));
 		goto bad;
 	}
 	fclose(fp);
@@ -236,7 +253,7 @@ static const struct placed *placed_find(const struct placed *v, size_t n, const 
 	if (!v || strlen(name) >= sizeof(key.name))
 		return NULL;
 	memcpy(key.name, name, strlen(name) + 1);
-	return bsearch(&key, v, n, sizeof(*v), cmp_placed);
+	return bsearch(&key, v, n, sizeof(*v), cmp_name);
 }
 
 static int layout_files(struct sim *s, const struct placed *placed, size_t nplaced,
@@ -351,15 +368,24 @@ named:
 				}
 				pl = raw ? NULL : placed_find(placed, nplaced, f->name);
 				if (pl) {
-					if (pl->sector + (pl->bytes + 511) / 512 > cap_sect) {
+					/* whole pages: the page cache reads a file's last one whole */
+					uint64_t need = (pl->bytes + PAGE - 1) / PAGE * SECT_PER_PAGE;
+
+					if (pl->sector >= cap_sect || need > cap_sect - pl->sector) {
 						snprintf(err, errlen, "%s:%u: SECTOR: %s at %llu would end past "
 							 "the disk's %llu sectors", s->set->layout, pl->line,
 							 f->name, (unsigned long long)pl->sector,
 							 (unsigned long long)cap_sect);
 						return -1;
 					}
+					/*
+					 * fio extends an existing file to a job's size and
+					 * reads no more than that; a drawn size (filesize=
+					 * lo-hi) is the file's own, fio's draw when fio laid
+					 * the files out with this job
+					 */
 					f->start = pl->sector;
-					f->size = pl->bytes;
+					f->size = j->filesize_lo || pl->bytes > f->size ? pl->bytes : f->size;
 					(*moved)++;
 				}
 			}
@@ -409,10 +435,16 @@ int layout(struct sim *s, char *err, size_t errlen)
 	size_t nplaced = 0, moved = 0;
 	int rc;
 
-	if (s->set->layout[0] && s->w->nr_jobs &&
-	    load_layout(s->set->layout, &placed, &nplaced, err, errlen))
+	if (s->set->layout[0] && !s->w->nr_jobs) {
+		snprintf(err, errlen, "layout %s: a replay lays out no file (only --jobs' job files have files)",
+			 s->set->layout);
+		return -1;
+	}
+	if (s->set->layout[0] && load_layout(s->set->layout, &placed, &nplaced, err, errlen))
 		return -1;
 	rc = layout_files(s, placed, nplaced, &moved, err, errlen);
+	s->r->layout_placed = moved;
+	s->r->layout_files = s->nfiles;
 	if (!rc && placed && !moved) {
 		snprintf(err, errlen, "layout %s: none of its %zu paths names a file of this run "
 			 "(paths as fio names them, e.g. %s)", s->set->layout, nplaced,

@@ -100,6 +100,9 @@ void report_table(FILE *f, const struct report_ctx *c)
 		d->type == DISK_SSD ? 0 : d->rpm,
 		(unsigned long long)(d->capacity * 512 / 1000000000ULL), d->queue_depth,
 		(double)c->w->set.max_time / 1e9);
+	if (c->w->set.layout[0] && c->nres)
+		fprintf(f, "layout %s: %zu of the %zu files placed there\n", c->w->set.layout,
+			c->res[0].layout_placed, c->res[0].layout_files);
 	for (i = 0, k = 0; k < c->nres; k++) {
 		if (!c->res[k].timed_out)
 			continue;

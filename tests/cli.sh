@@ -302,18 +302,26 @@ else ok "zero counters hidden ($(sed -n '/^anticipatory:/,$p' "$tmp/out" | grep 
 
 # the layout setting: where a file system put the files, each error naming
 # the layout file, its line and field, nothing written; a file named moves
-# there and takes the size given
-job '[global]' 'directory=/d' 'rw=read' 'bs=64k' '[a]' 'filename=a' 'size=8m' '[b]' 'filename=b' 'size=8m'
+# there, and takes the size given where fio would (a drawn filesize; a
+# job's size= extends a smaller file, as fio does)
+job '[global]' 'directory=/d' 'rw=read' 'bs=64k' '[a]' 'filename=a' 'size=8m' '[b]' 'filename=b' 'size=8m' \
+	'[c]' 'nrfiles=2' 'filesize=64k-128k' 'bs=4k'
 lay() { printf '%s\n' "$@" >"$tmp/l.map"; }
 lay '# where' '20000000 x /d/b'
-refuses "layout: a bad BYTES" 1 "l.map:2: BYTES: want a size in bytes above 0, got 'x /d/b'" \
+refuses "layout: a bad BYTES" 1 "l.map:2: BYTES: want a size in bytes, 1 to 2^50, got 'x /d/b'" \
+	-q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2000 18446744073709551615 /d/b'
+refuses "layout: BYTES past 2^50" 1 "l.map:1: BYTES: want a size in bytes, 1 to 2^50" \
 	-q --set layout="$tmp/l.map" "$tmp/j.fio"
 lay '2e6 4096 /d/b'
 refuses "layout: a bad SECTOR" 1 "l.map:1: SECTOR: want a sector number, got '2e6 4096 /d/b'" \
 	-q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay '2000'
+refuses "layout: no BYTES" 1 "l.map:1: BYTES: want a size in bytes, 1 to 2^50, got nothing" \
+	-q --set layout="$tmp/l.map" "$tmp/j.fio"
 lay '2000 4096'
 refuses "layout: no PATH" 1 "l.map:1: PATH: want a path" -q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000 4096 /d/b' '' '9000 4096 /d/b'
+lay '2000 4096 /d/b' '' '9000 4096 /d/b' '9100 4096 /d/b'
 refuses "layout: a file given twice" 1 "l.map:3: PATH: /d/b is given twice (line 1 too)" \
 	-q --set layout="$tmp/l.map" "$tmp/j.fio"
 lay '2000 4096 /e/b'
@@ -323,17 +331,28 @@ refuses "layout: matching no file" 1 "none of its 1 paths names a file of this r
 lay '83886000 1048576 /d/b'
 refuses "layout: past the disk's end" 1 "l.map:1: SECTOR: /d/b at 83886000 would end past the disk's 83886080" \
 	-q --set capacity=40g --set layout="$tmp/l.map" "$tmp/j.fio"
-refuses "layout: no such file" 1 "layout $tmp/none.map: cannot open it" -q --set layout="$tmp/none.map" "$tmp/j.fio"
-lay '# b, far off and 1 MiB' '20000000 1048576 /d/b'
+lay '18446744073709550000 4096 /d/b'
+refuses "layout: a sector near 2^64" 1 "would end past the disk's" -q --set layout="$tmp/l.map" "$tmp/j.fio"
+refuses "layout: no such file" 1 "layout $tmp/none.map: No such file or directory" \
+	-q --set layout="$tmp/none.map" "$tmp/j.fio"
+refuses "layout: a replay without --jobs" 1 "a replay lays out no file" \
+	replay -q --set layout="$tmp/l.map" tests/traces/two-devices.disksim
+lay '# b far off, c.0.0 far off and 1 MiB' '20000000 1048576 /d/b' '30000000 1048576 /d/c.0.0'
 "$sim" -q --scheduler deadline "$tmp/j.fio" >"$tmp/out0" 2>&1
 "$sim" -q --scheduler deadline --set layout="$tmp/l.map" --output-format json "$tmp/j.fio" >"$tmp/out1" 2>&1
 "$sim" -q --scheduler deadline --set layout="$tmp/l.map" "$tmp/j.fio" >"$tmp/out2" 2>&1
 s0=$(awk '/mean seek MiB/ { print int($4) }' "$tmp/out0") s2=$(awk '/mean seek MiB/ { print int($4) }' "$tmp/out2")
-b=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print([j["read"]["io_bytes"] for j in d["jobs"] if j["jobname"] == "b"][0])' "$tmp/out1" 2>/dev/null)
-if [ "${s0:-0}" -lt 100 ] && [ "${s2:-0}" -gt 9000 ] && [ "$b" = 1048576 ]; then
-	ok "layout: b moved 9.5 GiB off (mean seek $s0 -> $s2 MiB) and read its 1 MiB"
+got=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+b = [j["read"]["io_bytes"] for j in d["jobs"] if j["jobname"] in ("b", "c")]
+print(b[0], b[1], d["antic"]["layout"]["placed"], d["antic"]["layout"]["files"])' "$tmp/out1" 2>/dev/null)
+set -- $got
+if [ "${s0:-0}" -lt 100 ] && [ "${s2:-0}" -gt 5000 ] && [ "${1:-}" = 8388608 ] &&
+	[ "${2:-0}" -gt 1048576 ] && [ "${2:-0}" -le $((1048576 + 131072)) ] && [ "${3:-}" = 2 ] && [ "${4:-}" = 4 ] &&
+	grep -q "^layout .*l.map: 2 of the 4 files placed there$" "$tmp/out2"; then
+	ok "layout: mean seek $s0 -> $s2 MiB, b read its job's 8 MiB, c its 1 MiB file and the other ($2 bytes), 2 of 4 placed (said)"
 else
-	ko "layout: mean seek '$s0' -> '$s2' MiB, b read '$b' bytes (want < 100, > 9000, 1048576)"
+	ko "layout: mean seek '$s0' -> '$s2' MiB, b, c, placed, files: '$got'; $(sed -n 2p "$tmp/out2")"
 fi
 
 # a run stopped at max_time: marked, exit 3, the cap said at the start
