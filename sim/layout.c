@@ -134,10 +134,10 @@ static int cmp_placed(const void *a, const void *b)
 
 /*
  * The layout setting's file into @out (sorted by path): "SECTOR BYTES
- * PATH" lines, '#' starting a comment, PATH as fio names the file
- * (directory/name, or filename=). Each file named starts at SECTOR and
- * has BYTES (fio reads a file that exists at its size), contiguous from
- * there. A bad field, or a path given twice, is an error.
+ * PATH" lines, a line starting with '#' a comment, PATH as fio names the
+ * file (directory/name, or filename=), BYTES the file's size on the file
+ * system (layout_files takes it where fio would read that much). A bad
+ * field, or a path given twice, is an error.
  */
 static int load_layout(const char *path, struct placed **out, size_t *nout,
 		       char *err, size_t errlen)

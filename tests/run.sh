@@ -22,10 +22,12 @@ count() {
 		echo "$*: no summary (exit $rc)"; total_f=$((total_f + 1))
 		failed "$*: no summary (exit $rc)"; return
 	fi
-	printf '%s\n' "$out" | grep -E '^(VMTEST )?FAIL|^vm .*: the guest did not finish' |
-		while IFS= read -r l; do failed "$1: $l"; done
+	re='^(VMTEST )?FAIL|^vm .*: the guest did not finish'
+	printf '%s\n' "$out" | grep -E "$re" | while IFS= read -r l; do failed "$1: $l"; done
 	p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
 	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	[ "$f" -gt 0 ] && ! printf '%s\n' "$out" | grep -qE "$re" &&
+		failed "$1: $f failed (exit $rc), no FAIL line: its output is above"
 	total_p=$((total_p + p)); total_f=$((total_f + f))
 }
 
