@@ -307,32 +307,32 @@ else ok "zero counters hidden ($(sed -n '/^anticipatory:/,$p' "$tmp/out" | grep 
 job '[global]' 'directory=/d' 'rw=read' 'bs=64k' '[a]' 'filename=a' 'size=8m' '[b]' 'filename=b' 'size=8m' \
 	'[c]' 'nrfiles=2' 'filesize=64k-128k' 'bs=4k'
 lay() { printf '%s\n' "$@" >"$tmp/l.map"; }
-lay '# where' '20000000 x /d/b'
-refuses "layout: a bad BYTES" 1 "l.map:2: BYTES: want a size in bytes, 1 to 2^50, got 'x /d/b'" \
-	-q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000 18446744073709551615 /d/b'
-refuses "layout: BYTES past 2^50" 1 "l.map:1: BYTES: want a size in bytes, 1 to 2^50" \
-	-q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2e6 4096 /d/b'
-refuses "layout: a bad SECTOR" 1 "l.map:1: SECTOR: want a sector number, got '2e6 4096 /d/b'" \
-	-q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000'
-refuses "layout: no BYTES" 1 "l.map:1: BYTES: want a size in bytes, 1 to 2^50, got nothing" \
-	-q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000 4096'
-refuses "layout: no PATH" 1 "l.map:1: PATH: want a path" -q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000 4096 /d/b' '' '9000 4096 /d/b' '9100 4096 /d/b'
-refuses "layout: a file given twice" 1 "l.map:3: PATH: /d/b is given twice (line 1 too)" \
-	-q --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '2000 4096 /e/b'
-refuses "layout: matching no file" 1 "none of its 1 paths names a file of this run" \
-	-q --output "$tmp/lo.json" --set layout="$tmp/l.map" "$tmp/j.fio"
+# lay_refuses NAME WANT_TEXT MAP_LINE... [-- ARGS...]: the map's lines into
+# l.map, then refuses "layout: NAME" 1 WANT_TEXT -q ARGS... --set layout=l.map j.fio
+lay_refuses() {
+	lname=$1 ltext=$2
+	shift 2
+	: >"$tmp/l.map"
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		printf '%s\n' "$1" >>"$tmp/l.map"
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	refuses "layout: $lname" 1 "$ltext" -q "$@" --set layout="$tmp/l.map" "$tmp/j.fio"
+}
+lay_refuses "a bad BYTES" "l.map:2: BYTES: want a size in bytes, 1 to 2^50, got 'x /d/b'" '# where' '20000000 x /d/b'
+lay_refuses "BYTES past 2^50" "l.map:1: BYTES: want a size in bytes, 1 to 2^50" '2000 18446744073709551615 /d/b'
+lay_refuses "a bad SECTOR" "l.map:1: SECTOR: want a sector number, got '2e6 4096 /d/b'" '2e6 4096 /d/b'
+lay_refuses "no BYTES" "l.map:1: BYTES: want a size in bytes, 1 to 2^50, got nothing" '2000'
+lay_refuses "no PATH" "l.map:1: PATH: want a path" '2000 4096'
+lay_refuses "a file given twice" "l.map:3: PATH: /d/b is given twice (line 1 too)" \
+	'2000 4096 /d/b' '' '9000 4096 /d/b' '9100 4096 /d/b'
+lay_refuses "matching no file" "none of its 1 paths names a file of this run" '2000 4096 /e/b' \
+	-- --output "$tmp/lo.json"
 [ -e "$tmp/lo.json" ] && ko "layout matching nothing wrote its --output" || ok "layout matching nothing: no --output written"
-lay '83886000 1048576 /d/b'
-refuses "layout: past the disk's end" 1 "l.map:1: SECTOR: /d/b at 83886000 would end past the disk's 83886080" \
-	-q --set capacity=40g --set layout="$tmp/l.map" "$tmp/j.fio"
-lay '18446744073709550000 4096 /d/b'
-refuses "layout: a sector near 2^64" 1 "would end past the disk's" -q --set layout="$tmp/l.map" "$tmp/j.fio"
+lay_refuses "past the disk's end" "l.map:1: SECTOR: /d/b at 83886000 would end past the disk's 83886080" \
+	'83886000 1048576 /d/b' -- --set capacity=40g
+lay_refuses "a sector near 2^64" "would end past the disk's" '18446744073709550000 4096 /d/b'
 refuses "layout: no such file" 1 "layout $tmp/none.map: No such file or directory" \
 	-q --set layout="$tmp/none.map" "$tmp/j.fio"
 refuses "layout: a replay without --jobs" 1 "a replay lays out no file" \
