@@ -153,7 +153,9 @@ struct sim_settings {
 	/*
 	 * A file of "SECTOR BYTES PATH" lines: where a file system put the
 	 * jobs' files (bench/fs-layout.sh writes one); the files it names
-	 * start there, the rest where layout.c puts them. Empty: none.
+	 * start there, the rest where layout.c puts them. Empty: none. A
+	 * job file's relative path is joined to the job file's directory
+	 * (jobfile.c); --set's is left as given.
 	 */
 	char layout[256];
 	/* the jobs' ioscheduler=, as an antic_policy_find index + 1; 0 = none */

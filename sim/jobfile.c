@@ -151,6 +151,25 @@ static int finish_job(const char *file, struct job_spec *j, char *err,
 	return 0;
 }
 
+/*
+ * A simulator setting from the job file @file. A relative layout= path is
+ * the job file's own: taken from @file's directory, so that a job file
+ * and its map travel together (--set's stays relative to the current
+ * directory).
+ */
+static int file_setting(struct workload *w, const char *file, const char *key,
+			const char *val, char *why, size_t len)
+{
+	const char *slash = strrchr(file, '/');
+	char path[2 * sizeof(w->set.layout)];
+
+	if (!strcmp(key, "layout") && *val && *val != '/' && slash) {
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file), file, val);
+		val = path;
+	}
+	return settings_apply(&w->set, key, val, why, len);
+}
+
 int jobfile_parse(const char *file, const char *text, struct workload *w,
 		  char *err, size_t errlen)
 {
@@ -213,7 +232,7 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 					seterr(err, errlen, "%s:%d: %s", file, lineno, why);
 					goto fail;
 				}
-			} else if (settings_apply(&w->set, key, val, why, sizeof(why))) {
+			} else if (file_setting(w, file, key, val, why, sizeof(why))) {
 				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
 				goto fail;
 			}
@@ -271,7 +290,7 @@ int jobfile_parse(const char *file, const char *text, struct workload *w,
 		if (in_sim) {
 			char why[1024];
 
-			if (settings_apply(&w->set, key, val, why, sizeof(why))) {
+			if (file_setting(w, file, key, val, why, sizeof(why))) {
 				seterr(err, errlen, "%s:%d: %s", file, lineno, why);
 				goto fail;
 			}

@@ -337,6 +337,27 @@ refuses "layout: no such file" 1 "layout $tmp/none.map: No such file or director
 	-q --set layout="$tmp/none.map" "$tmp/j.fio"
 refuses "layout: a replay without --jobs" 1 "a replay lays out no file" \
 	replay -q --set layout="$tmp/l.map" tests/traces/two-devices.disksim
+# a relative layout= in a job file is taken from the job file's directory
+# (run from another one), --set's from the current directory
+mkdir -p "$tmp/sub/maps" "$tmp/elsewhere"
+printf '%s\n' '20000000 1048576 /d/b' >"$tmp/sub/maps/l.map"
+{ echo '; antic-sim: layout=maps/l.map'; cat "$tmp/j.fio"; } >"$tmp/sub/j.fio"
+sim_abs=$(cd "$(dirname "$sim")" && pwd)/$(basename "$sim")
+got=$(cd "$tmp/elsewhere" && "$sim_abs" -q --scheduler deadline "$tmp/sub/j.fio" 2>&1)
+if printf '%s\n' "$got" | grep -qxF "layout $tmp/sub/maps/l.map: 1 of the 4 files placed there"; then
+	ok "layout: a job file's relative map taken from its directory ($tmp/sub/maps/l.map)"
+else
+	ko "layout: a job file's relative map, from another directory: $(printf '%s\n' "$got" | head -c 300)"
+fi
+got=$(cd "$tmp" && "$sim_abs" -q --scheduler deadline --set layout=sub/maps/l.map "$tmp/sub/j.fio" 2>&1)
+if printf '%s\n' "$got" | grep -qxF "layout sub/maps/l.map: 1 of the 4 files placed there"; then
+	ok "layout: --set's relative map taken from the current directory"
+else
+	ko "layout: --set's relative map, from $tmp: $(printf '%s\n' "$got" | head -c 300)"
+fi
+{ cat "$tmp/j.fio"; echo '[antic-sim]'; echo 'layout=none.map'; } >"$tmp/sub/k.fio"
+refuses "layout: a job file's missing map named by its resolved path" 1 \
+	"layout $tmp/sub/none.map: No such file or directory" -q "$tmp/sub/k.fio"
 lay '# b far off, c.0.0 far off and 1 MiB' '20000000 1048576 /d/b' '30000000 1048576 /d/c.0.0'
 "$sim" -q --scheduler deadline "$tmp/j.fio" >"$tmp/out0" 2>&1
 "$sim" -q --scheduler deadline --set layout="$tmp/l.map" --output-format json "$tmp/j.fio" >"$tmp/out1" 2>&1
