@@ -75,11 +75,41 @@ MEASURED = {"write-vs-read": "cat", "write-vs-tree": "tree", "read-vs-tree": "tr
 # system (bench/fs-layout.sh TREES, run as guest-bench.sh lays them out):
 # antic-sim reads them there (its layout setting) instead of one after another
 LAYOUT = {"write-vs-tree": "tree1.map", "read-vs-tree": "tree1.map"}
+# A map describes a fresh file system holding only the workload's files,
+# which guest-bench.sh's fresh() makes before each measured run when FRESH=1
+# (vmbench.sh's default on the instruction clock, isolated boots included).
+# Each boot says which in its first line, "vm: boot_id ID, date D, fresh=N
+# ...". A log without that line is older than FRESH (the line and the
+# setting came in together): its boot laid every workload's files out once
+# and the runs shared them, written over by the runs before, so the map
+# does not hold there.
+BOOT_FRESH_RX = re.compile(r"vm: boot_id \S+,(?:.* fresh=(\d+)\b)?")
 
 
-def sim_layout_args(workload):
-    """antic-sim's --set for WORKLOAD's layout in bench/layouts, or none."""
-    if workload not in LAYOUT:
+def boot_fresh(line):
+    """None if LINE is no boot's first line, else whether that boot's runs
+    each had a fresh file system (fresh=1; no fresh= field: no)."""
+    m = BOOT_FRESH_RX.search(line)
+    return None if not m else m.group(1) == "1"
+
+
+def log_fresh(path):
+    """Whether every boot of the guest log at PATH ran on fresh file
+    systems (a log with no boot line: no), as read_log's Log.fresh."""
+    fresh = None
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            b = boot_fresh(line)
+            if b is not None:
+                fresh = b if fresh is None else fresh and b
+    return bool(fresh)
+
+
+def sim_layout_args(workload, fresh):
+    """antic-sim's --set for WORKLOAD's layout in bench/layouts, or none:
+    only for a run on a fresh file system (FRESH), the one the map shows."""
+    if not fresh or workload not in LAYOUT:
         return []
     return ["--set", "layout=" + os.path.join(TOP, "bench", "layouts", LAYOUT[workload])]
 
@@ -204,6 +234,7 @@ class Log:
         self.clock = {}   # (disk, depth, tag, sched, rep) -> guest uptime (s) at the run's start
         self.walls = []   # the host's ms since boot at each RES line, in order
         self.isolated = False  # every run a boot of its own (vmbench.sh's ISOLATE=1)
+        self.fresh = None  # every boot's runs on a fresh file system (FRESH=1; boot_fresh)
 
 
 def fio_document(lines):
@@ -258,6 +289,9 @@ def read_log(path):
                 log.boot_id = m.group(1)
             if line.startswith("VMBENCH END isolated"):
                 log.isolated = True
+            b = boot_fresh(line)
+            if b is not None:
+                log.fresh = b if log.fresh is None else log.fresh and b
             w = line.split()
             if not w:
                 continue
@@ -305,6 +339,7 @@ def read_log(path):
             elif w[0] == "COST" and len(w) >= 5:
                 log.cost.append({"sched": w[1], "load": w[2], "busy": int(w[3]),
                                  "total": int(w[4])})
+    log.fresh = bool(log.fresh)
     if not log.disks:
         log.disks = sorted({(OLD_DISK, r["depth"]) for r in log.res})
     log.caps = {d: log.cap for d, _ in log.disks}
@@ -369,6 +404,7 @@ def merge_logs(logs, paths):
         base.disks += [d for d in other.disks if d not in base.disks]
         base.res += other.res
         base.cost += other.cost
+        base.fresh = base.fresh and other.fresh  # the map only if every part's runs had one
         for attr in ("sizes", "sreplay", "fio", "settle", "clock"):
             getattr(base, attr).update(getattr(other, attr))
         for d, kb in other.read_ahead.items():
@@ -527,7 +563,7 @@ def sim_predictions(log, cells):
                 fio = os.path.join(TOP, "examples", example_of(w) + ".fio")
             if w not in MEASURED or not os.path.exists(fio):
                 continue
-            doc = run_sim(sim, dset + sim_layout_args(w) + [fio], env)
+            doc = run_sim(sim, dset + sim_layout_args(w, log.fresh) + [fio], env)
         if not doc:
             continue
         for s, r in doc.get("schedulers", {}).items():

@@ -435,6 +435,25 @@ if FAKE_SIM_ARGS="$out/fs.args" ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.
 else
 	cat "$out/fs.err" "$out/fs.args"; ko "AS_SET's tunables in the fairness predictions"
 fi
+# ext4's tree map (bench/layouts) only for a log whose boots made a fresh
+# file system for each run (fresh=1 in the boot line): not for fresh=0, nor
+# for a log older than that line (its runs shared one file system)
+boot='vm: boot_id b-1, date x, fresh=1 seed=3400 wb_mb=64, booted in 1.00 s, the CPU busy 0.50 s of it'
+{ echo "$boot"; cat $dir/guest.log; } > "$out/fresh1.log"
+{ echo "$boot" | sed 's/fresh=1/fresh=0/'; cat $dir/guest.log; } > "$out/fresh0.log"
+rm -f "$out/l1.args" "$out/l0.args" "$out/lo.args" "$out/l.err"
+rpa() { FAKE_SIM_ARGS=$1 ANTIC_SIM=$dir/fake-sim.sh python3 bench/report.py "$2" "$3" > /dev/null 2>> "$out/l.err"; }
+if rpa "$out/l1.args" "$out/fresh1.log" "$out/l1" && rpa "$out/l0.args" "$out/fresh0.log" "$out/l0" &&
+	rpa "$out/lo.args" $dir/guest.log "$out/lo" &&
+	grep -q -- "--set layout=[^ ]*/bench/layouts/tree1.map [^ ]*/write-vs-tree.fio$" "$out/l1.args" &&
+	! grep -v /write-vs-tree.fio "$out/l1.args" | grep -q layout= &&
+	grep -q /write-vs-tree.fio "$out/l0.args" && ! grep -q layout= "$out/l0.args" &&
+	grep -q /write-vs-tree.fio "$out/lo.args" && ! grep -q layout= "$out/lo.args"; then
+	ok "the tree map to antic-sim for a log of fresh file systems only (not fresh=0, not a log before FRESH)"
+else
+	cat "$out/l.err" "$out/l1.args" "$out/l0.args"
+	ko "the tree map to antic-sim for a log of fresh file systems only (not fresh=0, not a log before FRESH)"
+fi
 # a run made in parts (one disk each): the merged report is the whole
 # log's, and a cell in two parts or two kernels' parts are refused
 { sed -n 1p $dir/guest2.log; sed -n '2,83p' $dir/guest2.log; } > "$out/part1.log"

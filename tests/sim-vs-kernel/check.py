@@ -10,6 +10,7 @@ Usage: check.py [--sim PATH]
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -21,7 +22,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
 # the measured job of each workload, by name prefix, as the report reads it
-from report import MEASURED, sim_layout_args  # noqa: E402
+from report import MEASURED, log_fresh, sim_layout_args  # noqa: E402
 # the job files' variables as vmbench sets them for a 20 s cap: a 2 s
 # warm-up, random-vs-write's readers for half the cap
 ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
@@ -35,10 +36,25 @@ def read_figures():
         if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
                 or status not in ("check", "todo"):
             sys.exit("%s:%d: unknown workload, scheduler, figure or status" % (path, n))
+        # the log the figure came from: whether its runs had a fresh file
+        # system, the one the report's layout maps describe
+        m = re.search(r"\((bench/results/[^\s()]+\.log(?:\.gz)?)\)", source)
+        if not m or not os.path.exists(os.path.join(TOP, m.group(1))):
+            sys.exit("%s:%d: the source names no log in bench/results, so whether its runs "
+                     "had a fresh file system (the layout map's) is unknown" % (path, n))
         rows.append(dict(kernel=kernel, disk=disk, depth=int(depth), workload=w,
                          sched=sched, figure=fig, value=float(val), tol=float(tol),
-                         status=status))
+                         status=status, log=os.path.join(TOP, m.group(1))))
     return rows
+
+
+FRESH = {}  # a log's path -> log_fresh's answer, each log read once
+
+
+def fresh_of(log):
+    if log not in FRESH:
+        FRESH[log] = log_fresh(log)
+    return FRESH[log]
 
 
 def predict(sim, row):
@@ -46,8 +62,9 @@ def predict(sim, row):
     job_runtime (s), p50_ms the mean of their read p50 (ms)."""
     cmd = [sim, "--quiet", "--output-format", "json", "--scheduler", MODEL[row["sched"]],
            "--set", "disk=" + row["disk"], "--set", "queue_depth=%d" % row["depth"]]
-    # the small-file workloads' files where ext4 put them, as the report has them
-    cmd += sim_layout_args(row["workload"])
+    # the small-file workloads' files where ext4 put them, as the report has
+    # them: only where the figure's runs had a fresh file system
+    cmd += sim_layout_args(row["workload"], fresh_of(row["log"]))
     cmd += [os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        env=dict(os.environ, **ENV), universal_newlines=True)
