@@ -1079,8 +1079,7 @@ static struct antic_rq *elevator_next(const struct as_sched *as, int dir)
 
 	if (antic_queue_empty(q))
 		return NULL;
-	ahead = antic_queue_ceil(q, pos);
-	back = antic_queue_below(q, pos);
+	ahead = antic_queue_around(q, pos, &back);
 	if (back && pos - back->sector > AS_MAXBACK)
 		back = NULL;	/* too far: it waits for the wrap */
 	if (ahead && back)

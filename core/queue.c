@@ -160,22 +160,30 @@ struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector)
 	return best;
 }
 
-struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector)
+/*
+ * One descent for both neighbours of @sector: ceil's search and below's
+ * take the same turn at every node (right of a request before @sector,
+ * left of one at or after it), so the path is the same.
+ */
+struct antic_rq *antic_queue_around(const struct antic_queue *q, u64 sector,
+				    struct antic_rq **below)
 {
 	const struct antic_node *n = q->root;
-	struct antic_rq *best = NULL;
+	struct antic_rq *ceil = NULL, *back = NULL;
 
 	while (n) {
 		struct antic_rq *rq = node_rq(n);
 
-		if (rq->sector < sector) {
-			best = rq;
-			n = n->right;
-		} else {
+		if (rq->sector >= sector) {
+			ceil = rq;
 			n = n->left;
+		} else {
+			back = rq;
+			n = n->right;
 		}
 	}
-	return best;
+	*below = back;
+	return ceil;
 }
 
 struct antic_rq *antic_queue_first(const struct antic_queue *q)

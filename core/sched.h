@@ -140,8 +140,12 @@ void antic_queue_admit(struct antic_queue *q, struct antic_rq *rq, u64 seq,
 void antic_queue_del(struct antic_queue *q, struct antic_rq *rq);
 /* Lowest-sector request at or after @sector, or NULL. */
 struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector);
-/* Highest-sector request strictly before @sector, or NULL. */
-struct antic_rq *antic_queue_below(const struct antic_queue *q, u64 sector);
+/*
+ * antic_queue_ceil's request, with the highest-sector request strictly
+ * before @sector in *@below (or NULL): the elevator's two candidates.
+ */
+struct antic_rq *antic_queue_around(const struct antic_queue *q, u64 sector,
+				    struct antic_rq **below);
 struct antic_rq *antic_queue_first(const struct antic_queue *q);
 /* Re-sort a queued request whose start moved (front merge). */
 void antic_queue_resort(struct antic_queue *q, struct antic_rq *rq,
