@@ -147,21 +147,26 @@ use_sched() {
 	echo $SCHED > /sys/block/$D/queue/scheduler 2>/dev/null || return 1
 	[ $SCHED = anticipatory ] && [ -n "${ANTIC_EXPIRE:-}" ] &&
 		echo $ANTIC_EXPIRE > /sys/block/$D/queue/iosched/antic_expire
+	sched_tunables $D
+	return 0
+}
+
+# AS_SET's words (anticipatory) and VARIANT_SET's for SCHED, on disk $1
+sched_tunables() {
 	set -f	# name=value words, never globs
 	if [ $SCHED = anticipatory ]; then
 		for kv in ${AS_SET:-}; do
-			echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
+			echo "${kv#*=}" > /sys/block/$1/queue/iosched/${kv%%=*} ||
 				echo "vm: AS_SET $kv refused"
 		done
 	fi
 	for skv in ${VARIANT_SET:-}; do
 		[ "${skv%%:*}" = $SCHED ] || continue
 		kv=${skv#*:}
-		echo "${kv#*=}" > /sys/block/$D/queue/iosched/${kv%%=*} ||
+		echo "${kv#*=}" > /sys/block/$1/queue/iosched/${kv%%=*} ||
 			echo "vm: VARIANT_SET $skv refused"
 	done
 	set +f
-	return 0
 }
 
 # fresh WORKLOAD: with FRESH=1 every measured run starts from the same
@@ -534,6 +539,7 @@ while [ $REP -le $COSTREPS ]; do
 		# ours, and any variant of ours, with the same antic_expire
 		[ -f /sys/block/nullb0/queue/iosched/antic_expire ] &&
 			echo "$COST_ANTIC_EXPIRE" > /sys/block/nullb0/queue/iosched/antic_expire
+		sched_tunables nullb0
 		# reads-batch8: fio reaps 8 and submits 8 to an io_submit. On 6.1
 		# and 7.x (6.12's __submit_bio plugged every bio) a request
 		# submitted alone is dispatched from kblockd under any
