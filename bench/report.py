@@ -534,21 +534,72 @@ def cap_of(log, disk):
     return log.caps.get(disk, log.cap)
 
 
+def load_sections(fio, workload):
+    """The sections of job file FIO that are WORKLOAD's load (run first, in
+    the background, in the guest): those not named for its measured job."""
+    if workload not in MEASURED or not os.path.exists(fio):
+        return []
+    return [n for n, _ in job_sections(fio)[1] if not n.startswith(MEASURED[workload])]
+
+
+def job_start_ms(doc):
+    """When the jobs of fio's document DOC started, in its clock's ms: its
+    timestamp_ms (taken as fio prints the document, once every job has
+    ended) less its longest job_runtime. None without both."""
+    t = [j.get("job_runtime") for j in (doc or {}).get("jobs", [])]
+    if not isinstance((doc or {}).get("timestamp_ms"), int) or not t or \
+            not all(isinstance(x, int) for x in t):
+        return None
+    return doc["timestamp_ms"] - max(t)
+
+
+def measured_lead(cell, loads):
+    """The load's head start over the measured job in the kernel's runs of
+    CELL, in s to 0.1 s: per repetition the measured job's start less the
+    load's (job_start_ms; the load's role is one of LOADS, its job file's
+    load sections), the median over the repetitions whose log has both
+    documents, a capped run's too. None where none has. The load's
+    job_runtime alone does not place its start: it runs on until the
+    load's fio leaves after bg_stop's SIGINT, a writer held in writeback
+    seconds after the measured job ended."""
+    leads = []
+    for rep in sorted(cell.runs):
+        docs = cell.docs.get(rep, {})
+        m = job_start_ms(docs.get("measured"))
+        starts = [job_start_ms(docs[r]) for r in loads if r in docs]
+        if m is None or not starts or None in starts:
+            continue
+        if m - min(starts) >= 0:
+            leads.append(m - min(starts))
+    return round(statistics.median(leads) / 100) / 10 if leads else None
+
+
 def sim_predictions(log, cells):
     """(disk, depth, workload, load, sched) -> {"value": metric, "background":
-    {read_MBps, write_MBps} for the start-up rows}. Each workload's job file is
-    the one the guest ran (bench/jobs), with the guest's warm-up as the
-    measured job's start delay; a start-up is its fixture replayed beside
-    the same load's job file."""
+    {read_MBps, write_MBps} for the start-up rows, "lead": the load's head
+    start (s) and "lead_from": "log" or "header" for a workload with a
+    load}. Each workload's job file is the one the guest ran (bench/jobs),
+    the measured job's start delay (${WARM}) the guest's warm-up, but where
+    the job file has a load: there the load's head start in the kernel's
+    runs of the same cell and scheduler (measured_lead; the guest's
+    sleep, its wait for writeback and fio's setup of the measured job),
+    or where the log does not give it, the header's warm-up (lead_from
+    "header", marked in the tables); each scheduler's figure from a run
+    of antic-sim with its own head start, schedulers of one head start in
+    one run. A start-up is its fixture replayed beside the same load's
+    job file, the warm-up the guest's."""
     sim = sim_binary()
     if not sim:
         return {}
     # each policy's column under the Linux scheduler that plays it (noop plays none)
     sim_sched = sim_schedulers(sim)
+    policy = {lx: s for s, lx in sim_sched.items()}
     out = {}
     for disk, depth, w, load in sorted({k[:4] for k in cells}, key=str):
         env = dict(os.environ, WARM=str(int(log.warm)), RANDRT=str(cap_of(log, disk) // 2))
         dset = sim_disk_args(log, disk, depth)
+        # (WARM, lead, lead_from, policies): one antic-sim run each
+        runs = [(env["WARM"], None, None, None)]
         if is_startup(w):
             trace = os.path.join(TOP, "bench", "startup", w[len("startup-"):] + ".blkparse")
             args = ["replay"] + dset + ["--time-scale", repr(log.time_scale),
@@ -556,39 +607,63 @@ def sim_predictions(log, cells):
                                         "--offset", log.startup_offset]
             if load and load != "none":
                 args += ["--jobs", os.path.join(TOP, "bench", "jobs", "startup-%s.fio" % load)]
-            doc = run_sim(sim, args + [trace], env)
+            args += [trace]
         else:
             fio = os.path.join(TOP, "bench", "jobs", w + ".fio")
             if not os.path.exists(fio):  # a log from before bench/jobs
                 fio = os.path.join(TOP, "examples", example_of(w) + ".fio")
             if w not in MEASURED or not os.path.exists(fio):
                 continue
-            doc = run_sim(sim, dset + sim_layout_args(w, log.fresh) + [fio], env)
-        if not doc:
-            continue
-        for s, r in doc.get("schedulers", {}).items():
-            if s not in sim_sched:
-                continue
-            key = (disk, depth, w, load, sim_sched[s])
-            if is_startup(w):
-                if not r.get("sim_time_ns"):
-                    continue
-                t = r["sim_time_ns"] / 1e9
-                bgj = [j for j in r["jobs"] if j["jobname"].startswith(("reader", "writer"))]
-                out[key] = {"value": round(t - log.warm, 3), "background": {
-                    "read_MBps": round(sum(j["read"]["io_bytes"] for j in bgj) / t / 1e6, 2),
-                    "write_MBps": round(sum(j["write"]["io_bytes"] for j in bgj) / t / 1e6, 2)}}
-                continue
-            jobs = [j for j in r["jobs"] if j["jobname"].startswith(MEASURED[w])
-                    and (j["read"]["total_ios"] or j["write"]["total_ios"])]
-            if not jobs:
-                continue
-            if w == LATENCY_WORKLOAD:
-                v = sum(percentile_ms(j["read"], "50.000000") for j in jobs) / len(jobs)
-            else:
-                v = max(j["job_runtime"] for j in jobs) / 1000  # the slowest such job
-            out[key] = {"value": round(v, 3)}
+            args = dset + sim_layout_args(w, log.fresh) + [fio]
+            loads = load_sections(fio, w)
+            if loads:
+                groups = {}
+                for lx in sorted({k[4] for k in cells if k[:4] == (disk, depth, w, load)}):
+                    if lx not in policy:
+                        continue
+                    lead = measured_lead(cells[(disk, depth, w, load, lx)], loads)
+                    g = (round(lead * 1000), "log") if lead is not None else \
+                        (round(log.warm * 1000), "header")
+                    groups.setdefault(g, []).append(policy[lx])
+                runs = [("%dms" % ms, ms / 1000, src, ps)
+                        for (ms, src), ps in sorted(groups.items())]
+        for warm, lead, src, ps in runs:
+            more = ["--scheduler", ",".join(sorted(ps))] if ps else []
+            doc = run_sim(sim, more + args, dict(env, WARM=warm))
+            if doc:
+                collect(out, doc, log, sim_sched, (disk, depth, w, load), lead, src, ps)
     return out
+
+
+def collect(out, doc, log, sim_sched, cell, lead, src, policies):
+    """OUT's predictions for CELL (disk, depth, workload, load) from
+    antic-sim's document DOC: the schedulers of POLICIES (all if None),
+    given a load's head start LEAD (s) from SRC."""
+    disk, depth, w, load = cell
+    for s, r in doc.get("schedulers", {}).items():
+        if s not in sim_sched or (policies is not None and s not in policies):
+            continue
+        key = (disk, depth, w, load, sim_sched[s])
+        if is_startup(w):
+            if not r.get("sim_time_ns"):
+                continue
+            t = r["sim_time_ns"] / 1e9
+            bgj = [j for j in r["jobs"] if j["jobname"].startswith(("reader", "writer"))]
+            out[key] = {"value": round(t - log.warm, 3), "background": {
+                "read_MBps": round(sum(j["read"]["io_bytes"] for j in bgj) / t / 1e6, 2),
+                "write_MBps": round(sum(j["write"]["io_bytes"] for j in bgj) / t / 1e6, 2)}}
+            continue
+        jobs = [j for j in r["jobs"] if j["jobname"].startswith(MEASURED[w])
+                and (j["read"]["total_ios"] or j["write"]["total_ios"])]
+        if not jobs:
+            continue
+        if w == LATENCY_WORKLOAD:
+            v = sum(percentile_ms(j["read"], "50.000000") for j in jobs) / len(jobs)
+        else:
+            v = max(j["job_runtime"] for j in jobs) / 1000  # the slowest such job
+        out[key] = {"value": round(v, 3)}
+        if src:
+            out[key].update(lead=lead, lead_from=src)
 
 
 # ---- one cell of the table: a workload under a scheduler on a disk
@@ -1378,16 +1453,33 @@ def fmt_val(v, kind):
     return {"bound": ">", "partial": "~"}.get(kind, "") + ("%.1f" % v if v >= 10 else "%.2f" % v)
 
 
-def fmt_summary(s, sim=None):
-    """median [min-max] {sim}"""
+def fmt_summary(s, sim=None, mark=""):
+    """median [min-max] {sim}; MARK after sim (LEAD_MARK: antic-sim's load
+    had the header's warm-up, not its head start in the log)"""
     if s["median"] is None:
         return "err"
     t = fmt_val(s["median"], s["kind"]) + ("!" if s.get("failed") else "")
     if s["min"] != s["max"]:
         t += " [%s-%s]" % (fmt_val(s["min"], ""), fmt_val(s["max"], ""))
     if sim is not None:
-        t += " {%s}" % fmt_val(sim, "")
+        t += " {%s%s}" % (fmt_val(sim, ""), mark)
     return t
+
+
+# after antic-sim's figure: its load started the log header's warm-up
+# before the measured job, the log giving no head start for the cell
+LEAD_MARK = "*"
+
+
+def lead_mark(pred):
+    """LEAD_MARK for a prediction whose load had the header's warm-up."""
+    return LEAD_MARK if (pred or {}).get("lead_from") == "header" else ""
+
+
+def lead_legend(warm):
+    return ("{T%s}: antic-sim's load started only the header's warm-up, %g s, before the "
+            "measured job, as the log gives no head start for the cell (in no repetition a fio "
+            "document with timestamp_ms for both the load and the measured job)" % (LEAD_MARK, warm))
 
 
 def fmt_verdict(r, v):
@@ -1449,6 +1541,9 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                            "%.1f %%" % (margin * 100) if not CELL_MARGINS else
                            "the null A/B's spread of the cell, else its largest, %.1f %%"
                            % (margin * 100)))
+            if any(lead_mark(simt.get((disk, depth, w, l, s)))
+                   for w, l in part_rows for s in scheds):
+                txt.append("   (%s)" % lead_legend(log.warm))
             head = "%-26s" % ("start-up / load" if part else "workload")
             head += "".join(" %*s" % (width, s) for s in scheds)
             head += " %19s %19s" % ("AS/mq-deadline", "AS/bfq")
@@ -1460,7 +1555,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                 line = "%-26s" % name
                 for s in scheds:
                     k = (disk, depth, w, l, s)
-                    line += " %*s" % (width, fmt_summary(summ[k], simt.get(k, {}).get("value"))
+                    line += " %*s" % (width, fmt_summary(summ[k], simt.get(k, {}).get("value"),
+                                                         lead_mark(simt.get(k)))
                                       if k in summ else "-")
                 a = summ.get((disk, depth, w, l, "anticipatory"))
                 verdicts = {}
@@ -1488,6 +1584,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                            "min": sm["min"], "max": sm["max"], "capped": sm["capped"],
                            "median_kind": sm["kind"],
                            "sim_prediction": pred.get("value"),
+                           **({"sim_lead_s": pred["lead"], "sim_lead_from": pred["lead_from"]}
+                              if "lead" in pred else {}),
                            "kernel_io_time": c.io_median(),
                            "sim_error": sim_error(sm, pred.get("value"), c.io_median()),
                            "io_path": io_path(w),
@@ -1560,10 +1658,14 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                "(capped: the kernel's figure is not a finished time; a time in s is the "
                "measured jobs' I/O time, fio's job_runtime, where fio gave it: the wall "
                "time above adds fio's setup); target: within %d %% "
-               "for I/O straight to the raw device, %d %% through ext4 and the page cache"
-               % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"]))
-    txt.append("%-14s %5s %-26s %-13s %10s %10s %8s %-10s %s" % (
-        "disk", "depth", "workload", "scheduler", "kernel", "antic-sim", "error", "path", "target"))
+               "for I/O straight to the raw device, %d %% through ext4 and the page cache; "
+               "lead: the head start in s antic-sim gave the load over the measured job, the "
+               "load's in the kernel's runs of the cell (its fio's start to the measured job's, "
+               "median of the repetitions; %s: the header's warm-up, the log giving none)"
+               % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"], LEAD_MARK))
+    txt.append("%-14s %5s %-26s %-13s %10s %10s %6s %8s %-10s %s" % (
+        "disk", "depth", "workload", "scheduler", "kernel", "antic-sim", "lead", "error", "path",
+        "target"))
     for rec in records:
         if rec["sim_prediction"] is None:
             continue
@@ -1571,11 +1673,13 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
         err = "capped" if rec["sim_error"] is None else "%+.0f%%" % rec["sim_error"]
         met = "-" if rec["sim_error"] is None else \
             "met" if abs(rec["sim_error"]) <= TARGET_PCT[rec["io_path"]] else "missed"
-        txt.append("%-14s %5d %-26s %-13s %10s %10s %8s %-10s %s" % (
+        lead = "-" if "sim_lead_s" not in rec else "%.1f%s" % (
+            rec["sim_lead_s"], lead_mark({"lead_from": rec["sim_lead_from"]}))
+        txt.append("%-14s %5d %-26s %-13s %10s %10s %6s %8s %-10s %s" % (
             rec["disk"], rec["depth"], name, rec["scheduler"],
             fmt_val(rec["kernel_io_time"], "") if rec.get("kernel_io_time") and
             rec["sim_error"] is not None else fmt_val(rec["median"], rec["median_kind"]),
-            fmt_val(rec["sim_prediction"], ""), err,
+            fmt_val(rec["sim_prediction"], ""), lead, err,
             rec["io_path"], met))
 
     # per job, Morton rows
@@ -1792,9 +1896,12 @@ def readme_section(docs):
         res = d["results"]
         scheds = [s for s in SCHEDS if any(r["scheduler"] == s for r in res)]
         out.append("%s%s (median [min-max] of %s repetitions; `>T` stopped at the cap, "
-                   "`~T` some run stopped at it; {antic-sim}):" % (d["kernel"], " (QUICK)" if d.get("quick") else "",
-                                                      "/".join(sorted({str(len(r["repetitions"]))
-                                                                       for r in res}))))
+                   "`~T` some run stopped at it; {antic-sim}%s):" % (
+                       d["kernel"], " (QUICK)" if d.get("quick") else "",
+                       "/".join(sorted({str(len(r["repetitions"])) for r in res})),
+                       "; `{T%s}` antic-sim's load given the warm-up, not its head start in the "
+                       "log" % LEAD_MARK if any(r.get("sim_lead_from") == "header" for r in res)
+                       else ""))
         out.append("```")
         for disk in d["disks"]:
             for part in (None, "tuning", "validation"):
@@ -1826,7 +1933,8 @@ def readme_section(docs):
                             continue
                         sm = {"median": r["median"], "min": r["min"], "max": r["max"],
                               "kind": r["median_kind"]}
-                        line += " %27s" % fmt_summary(sm, r["sim_prediction"])
+                        mark = lead_mark({"lead_from": r.get("sim_lead_from")})
+                        line += " %27s" % fmt_summary(sm, r["sim_prediction"], mark)
                     vs = cell.get("anticipatory", {}).get("vs", {})
                     for rv in RIVALS:
                         v = vs.get(rv, {})

@@ -5,7 +5,7 @@
 # scheduler table as core has it.
 # FAKE_SIM_ARGS: a file each call's arguments are added to, after the job
 # files' runtime variables
-[ -z "$FAKE_SIM_ARGS" ] || echo "RANDRT=${RANDRT:-} FAIRRT=${FAIRRT:-} $*" >> "$FAKE_SIM_ARGS"
+[ -z "$FAKE_SIM_ARGS" ] || echo "RANDRT=${RANDRT:-} FAIRRT=${FAIRRT:-} WARM=${WARM:-} $*" >> "$FAKE_SIM_ARGS"
 if [ "$1" = --list-schedulers ]; then
 	printf 'noop none\ndeadline mq-deadline\nanticipatory anticipatory as\n'
 	exit 0
