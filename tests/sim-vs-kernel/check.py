@@ -2,9 +2,11 @@
 """Hold antic-sim to the kernel: run each workload of figures.tsv (the
 head-to-head's job files in bench/jobs/) through antic-sim's model of the
 kernel's scheduler on the kernel's disk, as bench/report.py does for its
-prediction, and compare the figure with the kernel's measured one. A row
-marked check counts as PASS or FAIL; a row marked todo (the model misses
-it today) prints its error as "not modelled yet" and does not count.
+prediction (the load started the row's lead_s before the measured job,
+as in the kernel's runs), and compare the figure with the kernel's
+measured one. A row marked check counts as PASS or FAIL; a row marked
+todo (the model misses it today) prints its error as "not modelled yet"
+and does not count.
 
 Usage: check.py [--sim PATH]
 """
@@ -23,19 +25,26 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
 # the measured job of each workload, by name prefix, as the report reads it
 from report import MEASURED, log_fresh, sim_layout_args  # noqa: E402
-# the job files' variables as vmbench sets them for a 20 s cap: a 2 s
-# warm-up, random-vs-write's readers for half the cap
-ENV = {"WARM": "2", "RANDRT": "10", "FAIRRT": "20"}
+# the job files' variables as vmbench sets them for a 20 s cap:
+# random-vs-write's readers for half the cap; the measured job's start
+# delay (WARM) is each row's lead_s
+ENV = {"RANDRT": "10", "FAIRRT": "20"}
 
 
 def read_figures():
     rows = []
     path = os.path.join(HERE, "figures.tsv")
-    for n, cols in data_rows(path, "kernel", 10):
-        kernel, disk, depth, w, sched, fig, val, tol, status, source = cols
+    for n, cols in data_rows(path, "kernel", 11):
+        kernel, disk, depth, w, sched, lead, fig, val, tol, status, source = cols
         if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
                 or status not in ("check", "todo"):
             sys.exit("%s:%d: unknown workload, scheduler, figure or status" % (path, n))
+        try:
+            lead_ms = round(float(lead) * 1000)
+        except ValueError:
+            lead_ms = -1
+        if not 0 <= lead_ms <= 3600000:
+            sys.exit("%s:%d: lead_s: the load's head start in s, 0 to 3600" % (path, n))
         # the log the figure came from: whether its runs had a fresh file
         # system, the one the report's layout maps describe
         m = re.search(r"\((bench/results/[^\s()]+\.log(?:\.gz)?)\)", source)
@@ -43,8 +52,8 @@ def read_figures():
             sys.exit("%s:%d: the source names no log in bench/results, so whether its runs "
                      "had a fresh file system (the layout map's) is unknown" % (path, n))
         rows.append(dict(kernel=kernel, disk=disk, depth=int(depth), workload=w,
-                         sched=sched, figure=fig, value=float(val), tol=float(tol),
-                         status=status, log=os.path.join(TOP, m.group(1))))
+                         sched=sched, lead_ms=lead_ms, figure=fig, value=float(val),
+                         tol=float(tol), status=status, log=os.path.join(TOP, m.group(1))))
     return rows
 
 
@@ -67,7 +76,8 @@ def predict(sim, row):
     cmd += sim_layout_args(row["workload"], fresh_of(row["log"]))
     cmd += [os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, **ENV), universal_newlines=True)
+                       env=dict(os.environ, WARM="%dms" % row["lead_ms"], **ENV),
+                       universal_newlines=True)
     if p.returncode not in (0, 3):
         sys.exit("antic-sim failed on %s: %s" % (row["workload"], p.stderr.strip()[:300]))
     jobs = [j for j in json.loads(p.stdout)["jobs"]
@@ -91,9 +101,9 @@ def main():
     for r in read_figures():
         v = predict(sim, r)
         err = (v - r["value"]) * 100 / r["value"]
-        what = "%s %s:%d %s %s %s: kernel %.3f, antic-sim %.3f, error %+.0f%% (within %g%%)" % (
-            r["kernel"], r["disk"], r["depth"], r["workload"], r["sched"], r["figure"],
-            r["value"], v, err, r["tol"])
+        what = "%s %s:%d %s %s %s (lead %.1f s): kernel %.3f, antic-sim %.3f, error %+.0f%% " \
+            "(within %g%%)" % (r["kernel"], r["disk"], r["depth"], r["workload"], r["sched"],
+                               r["figure"], r["lead_ms"] / 1000, r["value"], v, err, r["tol"])
         if r["status"] == "todo":
             print("not modelled yet: " + what)
             todo += 1
