@@ -306,6 +306,18 @@ unguard() {
 
 # anticipatory's debugfs counters over the run (from /tmp/ctr0): the
 # decisions behind a figure; write_k* are gauges, shown as they stand
+# the drive's own view of a measured run: hddsim's read-ahead hits and how
+# late its completions fired against the model (lateness_us is cleared
+# by drive0), so that antic-sim's counters (--counters) have the kernel's
+# to compare with
+drive0() {
+	h0=$(hs cache_hits)
+	echo 0 > /sys/block/$D/hddsim/lateness_us 2>/dev/null || true
+}
+drive1() {
+	echo "HDS $DEPTH $1 $SCHED $REP cache_hits=$(( $(hs cache_hits) - h0 )) lateness_us $(hs lateness_us)"
+}
+
 asctr() {
 	[ $SCHED = anticipatory ] && [ -f $ctr ] || return 0
 	echo "ASCTR $DEPTH $1 $REP $(awk 'NR == FNR { a[$1] = $2; next }
@@ -321,6 +333,7 @@ measure() {
 	case $tag in *-alone | fair-* | ionice-*) ;; *) sleep 3 ;; esac	# let the load get going
 	[ "${LOADROLE:-}" = writer ] && settle "$tag"
 	s0=$(hs seeks); b0=$(hs busy_ns); q0=$(hs requests); x0=$(hs sectors)
+	drive0
 	ctr=/sys/kernel/debug/block/$D/sched/counters
 	[ $SCHED = anticipatory ] && [ -f $ctr ] && cat $ctr > /tmp/ctr0
 	i0=$(idle); c0=$(total)
@@ -342,6 +355,7 @@ measure() {
 	t1=$(now_ms)
 	i1=$(idle); c1=$(total)
 	s1=$(hs seeks); b1=$(hs busy_ns); q1=$(hs requests); x1=$(hs sectors)
+	drive1 "$tag"
 	bg_stop
 	wbtrace_off
 	asctr "$tag"
@@ -442,6 +456,7 @@ startup() {
 	fi
 	[ "$ld" = none ] || { bg load $J/startup-$ld.fio; sleep "$WARMUP"; }
 	s0=$(hs seeks); q0=$(hs requests); x0=$(hs sectors)
+	drive0
 	i0=$(idle); c0=$(total)
 	t0=$(now_ms)
 	if [ "${TRACE:-0}" = 1 ] && [ -d $tr/events/block ]; then
@@ -456,6 +471,7 @@ startup() {
 	t1=$(now_ms)
 	i1=$(idle); c1=$(total)
 	s1=$(hs seeks); q1=$(hs requests); x1=$(hs sectors)
+	drive1 "$tag"
 	asctr "$tag"
 	[ -z "$dpid" ] || { kill $dpid; wait $dpid 2>/dev/null; cat /tmp/diag.out; }
 	bg_stop
