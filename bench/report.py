@@ -545,15 +545,18 @@ def load_sections(fio, workload):
 def job_start_ms(doc):
     """When the jobs of fio's document DOC started, in its clock's ms: its
     timestamp_ms (taken as fio prints the document, once every job has
-    ended) less its longest job_runtime. None without both."""
+    ended) less its longest job_runtime. None without both, or when no job
+    ran: a measured fio stopped at the cap while still laying out or
+    stat'ing its files prints runtimes of 0, and its timestamp is the cap's
+    end, not a start."""
     t = [j.get("job_runtime") for j in (doc or {}).get("jobs", [])]
     if not isinstance((doc or {}).get("timestamp_ms"), int) or not t or \
-            not all(isinstance(x, int) for x in t):
+            not all(isinstance(x, int) for x in t) or max(t) <= 0:
         return None
     return doc["timestamp_ms"] - max(t)
 
 
-def measured_lead(cell, loads):
+def measured_lead(cell, loads, where=""):
     """The load's head start over the measured job in the kernel's runs of
     CELL, in s to 0.1 s: per repetition the measured job's start less the
     load's (job_start_ms; the load's role is one of LOADS, its job file's
@@ -571,6 +574,9 @@ def measured_lead(cell, loads):
             continue
         if m - min(starts) >= 0:
             leads.append(m - min(starts))
+        else:
+            warn("%s repetition %s: the measured job started %d ms before its load: "
+                 "left out of the load's head start" % (where, rep, min(starts) - m))
     return round(statistics.median(leads) / 100) / 10 if leads else None
 
 
@@ -621,7 +627,8 @@ def sim_predictions(log, cells):
                 for lx in sorted({k[4] for k in cells if k[:4] == (disk, depth, w, load)}):
                     if lx not in policy:
                         continue
-                    lead = measured_lead(cells[(disk, depth, w, load, lx)], loads)
+                    lead = measured_lead(cells[(disk, depth, w, load, lx)], loads,
+                                         "%s:%s %s %s" % (disk, depth, w, lx))
                     g = (round(lead * 1000), "log") if lead is not None else \
                         (round(log.warm * 1000), "header")
                     groups.setdefault(g, []).append(policy[lx])
@@ -1478,8 +1485,9 @@ def lead_mark(pred):
 
 def lead_legend(warm):
     return ("{T%s}: antic-sim's load started only the header's warm-up, %g s, before the "
-            "measured job, as the log gives no head start for the cell (in no repetition a fio "
-            "document with timestamp_ms for both the load and the measured job)" % (LEAD_MARK, warm))
+            "measured job, as the log gives no usable head start for the cell (in no repetition "
+            "fio documents of both the load and the measured job that place their starts: "
+            "timestamp_ms, and a job that ran)" % (LEAD_MARK, warm))
 
 
 def fmt_verdict(r, v):
@@ -1584,6 +1592,8 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                            "min": sm["min"], "max": sm["max"], "capped": sm["capped"],
                            "median_kind": sm["kind"],
                            "sim_prediction": pred.get("value"),
+                           **({"sim_layout": LAYOUT[w] if log.fresh else None}
+                              if w in LAYOUT and "value" in pred else {}),
                            **({"sim_lead_s": pred["lead"], "sim_lead_from": pred["lead_from"]}
                               if "lead" in pred else {}),
                            "kernel_io_time": c.io_median(),
@@ -1663,6 +1673,12 @@ def write_reports(log, cells, simt, morton, prefix, ab=(), margin=None):
                "load's in the kernel's runs of the cell (its fio's start to the measured job's, "
                "median of the repetitions; %s: the header's warm-up, the log giving none)"
                % (TARGET_PCT["raw-direct"], TARGET_PCT["ext4"], LEAD_MARK))
+    if any(r["workload"] in LAYOUT and r["sim_prediction"] is not None for r in records):
+        txt.append("   (the small-file cells' files in antic-sim: %s)" % (
+            "where ext4 put them on a fresh file system, bench/layouts/%s"
+            % "/".join(sorted(set(LAYOUT.values()))) if log.fresh else
+            "one after another, as some boot of this log shared one file system between its "
+            "runs (no fresh=1 in its boot line), where the map does not hold"))
     txt.append("%-14s %5s %-26s %-13s %10s %10s %6s %8s %-10s %s" % (
         "disk", "depth", "workload", "scheduler", "kernel", "antic-sim", "lead", "error", "path",
         "target"))

@@ -166,14 +166,17 @@ check "repetitions' table as expected" diff -u $dir/expected2.txt "$out/g.txt"
 # timestamp_ms and job_runtime, anticipatory's writer started 10 s before
 # the cat in every repetition (its fio left 0, 5 and 11 s after the cat
 # ended: its job_runtime less the cat's is 10, 15 and 21 s), mq-deadline's
-# 6.4 and 6.6 s and a repetition without timestamp_ms (median 6.5);
+# 6.4 and 6.6 s and a repetition whose measured fio ran no job (stopped
+# while setting up: job_runtime 0, a timestamp that is no start; left
+# out, median 6.5);
 # ide2003's documents have none: antic-sim gets the header's warm-up
 # there, and the figures say so
 python3 - $dir/guest2.log "$out/lead.log" <<'PY'
 import json, sys
 lead = {("anticipatory", 1): (10000, 0), ("anticipatory", 2): (10000, 5000),
         ("anticipatory", 3): (10000, 11000), ("mq-deadline", 1): (6400, 0),
-        ("mq-deadline", 2): (6600, 2000)}
+        ("mq-deadline", 2): (6600, 2000), ("mq-deadline", 3): (9000, 0)}
+unstarted = ("mq-deadline", 3)
 disk, out = None, []
 for line in open(sys.argv[1]):
     w = line.split(" ", 6)
@@ -185,6 +188,8 @@ for line in open(sys.argv[1]):
         doc = json.loads(w[6])
         t0 = 100000 * int(w[4])  # the measured job's start, fio's clock
         rt = 3000 if w[5] == "measured" else 3000 + ms + tail
+        if w[5] == "measured" and (w[3], int(w[4])) == unstarted:
+            rt = 0
         doc["timestamp_ms"] = t0 + 3000 + (0 if w[5] == "measured" else tail)
         for j in doc["jobs"]:
             j["job_runtime"] = rt
@@ -522,6 +527,20 @@ if rpa "$out/l1.args" "$out/fresh1.log" "$out/l1" && rpa "$out/l0.args" "$out/fr
 else
 	cat "$out/l.err" "$out/l1.args" "$out/l0.args"
 	ko "the tree map to antic-sim for a log of fresh file systems only (not fresh=0, not a log before FRESH)"
+fi
+# and the report says which layout its tree cells had: the map for the
+# fresh log, one after another for fresh=0
+if grep -q "small-file cells' files in antic-sim: where ext4 put them on a fresh file system, bench/layouts/tree1.map" "$out/l1.txt" &&
+	grep -q "small-file cells' files in antic-sim: one after another" "$out/l0.txt" &&
+	python3 -c '
+import json, sys
+one = [r for r in json.load(open(sys.argv[1]))["results"] if r["workload"] == "write-vs-tree" and "sim_layout" in r]
+zero = [r for r in json.load(open(sys.argv[2]))["results"] if r["workload"] == "write-vs-tree" and "sim_layout" in r]
+sys.exit(0 if one and zero and all(r["sim_layout"] == "tree1.map" for r in one) and
+         all(r["sim_layout"] is None for r in zero) else 1)' "$out/l1.json" "$out/l0.json"; then
+	ok "the report names the tree cells' layout (the map, or one after another)"
+else
+	ko "the report names the tree cells' layout (the map, or one after another)"
 fi
 # a run made in parts (one disk each): the merged report is the whole
 # log's, and a cell in two parts or two kernels' parts are refused

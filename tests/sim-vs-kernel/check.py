@@ -41,7 +41,7 @@ def read_figures():
             sys.exit("%s:%d: unknown workload, scheduler, figure or status" % (path, n))
         try:
             lead_ms = round(float(lead) * 1000)
-        except ValueError:
+        except (ValueError, OverflowError):
             lead_ms = -1
         if not 0 <= lead_ms <= 3600000:
             sys.exit("%s:%d: lead_s: the load's head start in s, 0 to 3600" % (path, n))
