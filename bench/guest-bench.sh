@@ -304,12 +304,9 @@ unguard() {
 	guard_pid=
 }
 
-# anticipatory's debugfs counters over the run (from /tmp/ctr0): the
-# decisions behind a figure; write_k* are gauges, shown as they stand
 # the drive's own view of a measured run: hddsim's read-ahead hits and how
 # late its completions fired against the model (lateness_us is cleared
-# by drive0), so that antic-sim's counters (--counters) have the kernel's
-# to compare with
+# by drive0); raw lines for reading beside antic-sim's disk.cache_hits
 drive0() {
 	h0=$(hs cache_hits)
 	echo 0 > /sys/block/$D/hddsim/lateness_us 2>/dev/null || true
@@ -318,6 +315,8 @@ drive1() {
 	echo "HDS $DEPTH $1 $SCHED $REP cache_hits=$(( $(hs cache_hits) - h0 )) lateness_us $(hs lateness_us)"
 }
 
+# anticipatory's debugfs counters over the run (from /tmp/ctr0): the
+# decisions behind a figure; write_k* are gauges, shown as they stand
 asctr() {
 	[ $SCHED = anticipatory ] && [ -f $ctr ] || return 0
 	echo "ASCTR $DEPTH $1 $REP $(awk 'NR == FNR { a[$1] = $2; next }
