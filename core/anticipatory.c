@@ -151,6 +151,8 @@ const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS] = {
 	       "requests of a lower class sent first, past prio_aging_expire"),
 	AS_CNT("direct_writes", direct_writes,
 	       "O_DIRECT writes dispatched (no wait follows them, none is sent early)"),
+	AS_CNT("direct_deferred", direct_deferred,
+	       "reads sent before the nearest O_DIRECT write, its allowance spent"),
 };
 #undef AS_CNT
 
@@ -257,6 +259,8 @@ static inline ANTIC_INLINE void queue_del(struct as_sched *as,
 	antic_queue_del(home(as, rq), rq);
 	if (rq->prio_class != ANTIC_CLASS_BE)
 		ANTIC_DEC(as->other_class_queued);
+	else if (rq->direct)
+		ANTIC_DEC(as->direct_queued);
 }
 
 /*
@@ -898,6 +902,7 @@ void as_add(struct as_sched *as, struct antic_rq *rq, u64 now)
 	antic_queue_admit(&as->q[ANTIC_CLASS_BE][dir], rq, as->seq++, now,
 			  dir == ANTIC_SYNC ? as->tun.read_expire :
 					      as->tun.write_expire, (u8)dir);
+	as->direct_queued += rq->direct;
 	rq->newcomer = false;
 	if (rq->proc) {
 		/* the queue's order does not enter the process's history */
@@ -1090,6 +1095,53 @@ static struct antic_rq *elevator_next(const struct as_sched *as, int dir)
 	if (back)
 		return back;
 	return antic_queue_first(q);	/* everything is behind: wrap */
+}
+
+/*
+ * O_DIRECT writes are sync (their writer waits on each), so they sit
+ * with the reads, where a sequential one is always the elevator's nearest
+ * and keeps the disk from a random reader until the FIFO's next look.
+ * They are given a write batch's disk time (write_batch_expire) in each
+ * read batch plus write batch (AS's 4:1); past it, while a read is
+ * queued, the oldest read goes before them. Their FIFO still bounds
+ * their wait (read_expire).
+ */
+static bool direct_spent(struct as_sched *as, u64 now)
+{
+	u64 period = as->tun.read_batch_expire + as->tun.write_batch_expire;
+
+	if (now - as->direct_period >= period) {
+		as->direct_period = now;
+		as->direct_used = 0;
+	}
+	return as->direct_used >= as->tun.write_batch_expire;
+}
+
+/* The oldest queued best-effort read of no O_DIRECT write, within a FIFO look. */
+static struct antic_rq *direct_passed_by(const struct as_sched *as)
+{
+	struct antic_rq *rq = as->q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_head;
+	int left = AS_SYNC_WRITE_LOOK;
+
+	for (; rq && left; rq = rq->fifo_next, left--)
+		if (!rq->direct)
+			return rq;
+	return NULL;
+}
+
+/* The elevator's choice in @dir, an O_DIRECT write's allowance heeded. */
+static struct antic_rq *elevator_pick(struct as_sched *as, int dir, u64 now)
+{
+	struct antic_rq *rq = elevator_next(as, dir), *read;
+
+	if (!rq || !rq->direct || !direct_spent(as, now) ||
+	    as->direct_queued >= as->q[ANTIC_CLASS_BE][ANTIC_SYNC].count)
+		return rq;
+	read = direct_passed_by(as);
+	if (!read)
+		return rq;
+	as->cnt.direct_deferred++;
+	return read;
 }
 
 /*
@@ -1366,7 +1418,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 		as->write_batch_idled = true;
 
 	if (!(reads && writes && batch_expired(as, now))) {
-		rq = elevator_next(as, dir);
+		rq = elevator_pick(as, dir, now);
 		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
 			struct antic_rq *old = check_fifo(as, ANTIC_SYNC, now);
 
@@ -1612,6 +1664,10 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 	if (rq->queue == ANTIC_SYNC)
 		tune_write_k(as, rq, now);
+	if (rq->direct && rq->prio_class == ANTIC_CLASS_BE)
+		as->direct_used += now - antic_max64(rq->dispatch_time,
+						     as->last_done);
+	as->last_done = now;
 	if (rq->newcomer && rq->prio_class == ANTIC_CLASS_BE) {
 		ANTIC_DEC(as->new_in_flight);
 		as->boost_busy = now;

@@ -216,6 +216,7 @@ struct as_counters {
 	u64 idle_dispatched;	/* idle class requests sent */
 	u64 aged_dispatched;	/* sent before a higher class: prio_aging_expire */
 	u64 direct_writes;	/* O_DIRECT writes dispatched */
+	u64 direct_deferred;	/* reads sent before one, its allowance spent */
 };
 
 /*
@@ -229,7 +230,7 @@ struct as_counter_desc {
 	size_t off;		/* of a u64 in struct as_counters */
 };
 
-#define AS_NR_COUNTERS 51
+#define AS_NR_COUNTERS 52
 extern const struct as_counter_desc as_counter_descs[AS_NR_COUNTERS];
 
 static inline u64 as_counter(const struct as_counters *c,
@@ -313,6 +314,17 @@ struct as_sched {
 	bool read_batch_short;
 	bool dirty_throttled;	/* the host's word: a writer waits on writeback */
 	bool drive_queues;	/* 3 or more requests have been at the drive at once */
+
+	/*
+	 * O_DIRECT writes' allowance: best-effort ones queued, their disk
+	 * time (ns, charged at completion) since @direct_period began, and
+	 * the last completion of any request (ns), from which a completion's
+	 * disk time is counted where requests overlap at the drive.
+	 */
+	u32 direct_queued;
+	u64 direct_used;
+	u64 direct_period;
+	u64 last_done;
 
 	/*
 	 * The newcomer favour: favoured reads queued and at the drive, the

@@ -2019,6 +2019,84 @@ static void test_no_wait_after_direct_write(void)
 }
 
 /*
+ * An O_DIRECT writer's allowance. P streams O_DIRECT writes, one at a
+ * time, each 10 ms at the drive, sent as the last completes, so that P's
+ * next is always the elevator's nearest; Q keeps four random reads queued
+ * far ahead, each 8 ms. Over two periods (read_batch_expire plus
+ * write_batch_expire each) P's disk time is at most its allowance
+ * (write_batch_expire a period) plus the write in progress when it runs
+ * out and those its FIFO sends (one per read_expire look), and P is not
+ * starved: it gets at least its allowance. With O_DIRECT off (buffered
+ * sync writes, rule 4's and the FIFO's alone) P keeps more.
+ */
+static void test_direct_write_allowance(void)
+{
+	int direct;
+
+	for (direct = 1; direct >= 0; direct--) {
+		struct as_sched as;
+		struct antic_proc p, q;
+		struct antic_rq *rq, *pw;
+		u64 now = 0, period, end, bound, p_time = 0, qsec = 200000000;
+		u64 pos = 1000;
+		int i, q_done = 0;
+
+		fresh(&as);
+		as.tun.newcomer_expire = 0;
+		as.tun.sync_write_expire = 0;	/* rule 4 has its own tests */
+		antic_proc_init(&p);
+		antic_proc_init(&q);
+		period = as.tun.read_batch_expire + as.tun.write_batch_expire;
+		end = 2 * period;
+		pw = mk(pos, true, &p);
+		pw->write = true;
+		pw->direct = direct;
+		pw->nr_sectors = 2048;
+		as_add(&as, pw, now);
+		for (i = 0; i < 4; i++, qsec += 3000000)
+			as_add(&as, mk(qsec, true, &q), now);
+		while (now < end && used < 250) {
+			u64 took;
+
+			rq = next(&as, now);
+			if (!rq) {
+				now += MS;
+				continue;
+			}
+			took = rq->write ? 10 * MS : 8 * MS;
+			now += took;
+			as_complete(&as, rq, now);
+			if (rq->proc == &p) {
+				p_time += took;
+				pos += 2048;
+				pw = mk(pos, true, &p);
+				pw->write = true;
+				pw->direct = direct;
+				pw->nr_sectors = 2048;
+				as_add(&as, pw, now);
+			} else {
+				q_done++;
+				as_add(&as, mk(qsec, true, &q), now);
+				qsec += 3000000;
+			}
+		}
+		CHECK(used < 250);
+		bound = 2 * (as.tun.write_batch_expire + 10 * MS) +
+			antic_div64(end, as.tun.read_expire) * 10 * MS;
+		if (direct) {
+			CHECK(p_time >= 2 * as.tun.write_batch_expire);
+			CHECK(p_time <= bound);
+			CHECK(as.cnt.direct_deferred > 0);
+			CHECK(q_done * 8 * MS >= end - bound);
+		} else {
+			CHECK(p_time > bound);
+			CHECK_EQ(as.cnt.direct_deferred, 0);
+		}
+		used = 0;
+	}
+}
+
+/*
  * Rule 3 sends writeback's sync write early, not an O_DIRECT write: beside
  * a streamer that always has its next request queued, the O_DIRECT write
  * waits for the FIFO.
@@ -4480,6 +4558,7 @@ void suite_core(void)
 	RUN(test_sync_write_early_spacing);
 	RUN(test_sync_write_waits_when_disk_moves_on);
 	RUN(test_no_wait_after_direct_write);
+	RUN(test_direct_write_allowance);
 	RUN(test_direct_write_not_early);
 	RUN(test_share_writes_owed);
 	RUN(test_share_read_batch_cut);
