@@ -24,11 +24,16 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 from figures_tsv import data_rows  # noqa: E402 (tests/, beside this folder)
 # the measured job of each workload, by name prefix, as the report reads it
-from report import MEASURED, log_fresh, sim_layout_args  # noqa: E402
+from report import MEASURED, cap_of, log_fresh, read_log, sim_layout_args  # noqa: E402
 # the job files' variables as vmbench sets them for a 20 s cap:
 # random-vs-write's readers for half the cap; the measured job's start
 # delay (WARM) is each row's lead_s
 ENV = {"RANDRT": "10", "FAIRRT": "20"}
+# the fairness workloads: their random reader, whose figure is read_iops
+# (its IOPS); they run for the whole cap of their log's disk, in the guest
+# and here
+FAIR = {"fair-aio": "reader", "fair-psync": "reader"}
+FIGURES = ("io_s", "p50_ms", "read_iops")
 
 
 def read_figures():
@@ -36,8 +41,8 @@ def read_figures():
     path = os.path.join(HERE, "figures.tsv")
     for n, cols in data_rows(path, "kernel", 11):
         kernel, disk, depth, w, sched, lead, fig, val, tol, status, source = cols
-        if w not in MEASURED or sched not in MODEL or fig not in ("io_s", "p50_ms") \
-                or status not in ("check", "todo"):
+        if w not in MEASURED and w not in FAIR or sched not in MODEL or fig not in FIGURES \
+                or (fig == "read_iops") != (w in FAIR) or status not in ("check", "todo"):
             sys.exit("%s:%d: unknown workload, scheduler, figure or status" % (path, n))
         try:
             lead_ms = round(float(lead) * 1000)
@@ -66,25 +71,41 @@ def fresh_of(log):
     return FRESH[log]
 
 
+CAPS = {}  # (a log's path, disk) -> its runs' cap in s
+
+
+def fair_env(row):
+    key = (row["log"], row["disk"])
+    if key not in CAPS:
+        CAPS[key] = cap_of(read_log(row["log"]), row["disk"])
+    return {"FAIRRT": str(CAPS[key])}
+
+
 def predict(sim, row):
     """antic-sim's figure for @row: io_s the measured jobs' longest
-    job_runtime (s), p50_ms the mean of their read p50 (ms)."""
+    job_runtime (s), p50_ms the mean of their read p50 (ms), read_iops
+    the fairness reader's IOPS."""
     cmd = [sim, "--quiet", "--output-format", "json", "--scheduler", MODEL[row["sched"]],
            "--set", "disk=" + row["disk"], "--set", "queue_depth=%d" % row["depth"]]
     # the small-file workloads' files where ext4 put them, as the report has
     # them: only where the figure's runs had a fresh file system
     cmd += sim_layout_args(row["workload"], fresh_of(row["log"]))
     cmd += [os.path.join(TOP, "bench", "jobs", row["workload"] + ".fio")]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, WARM="%dms" % row["lead_ms"], **ENV),
+    env = dict(os.environ, WARM="%dms" % row["lead_ms"], **ENV)
+    if row["workload"] in FAIR:
+        env.update(fair_env(row))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                        universal_newlines=True)
     if p.returncode not in (0, 3):
         sys.exit("antic-sim failed on %s: %s" % (row["workload"], p.stderr.strip()[:300]))
+    measured = FAIR.get(row["workload"]) or MEASURED[row["workload"]]
     jobs = [j for j in json.loads(p.stdout)["jobs"]
-            if j["jobname"].startswith(MEASURED[row["workload"]])
+            if j["jobname"].startswith(measured)
             and (j["read"]["total_ios"] or j["write"]["total_ios"])]
     if not jobs:
         sys.exit("antic-sim's %s ran no measured job" % row["workload"])
+    if row["figure"] == "read_iops":
+        return sum(j["read"]["iops"] for j in jobs)
     if row["figure"] == "p50_ms":
         return sum(j["read"]["clat_ns"]["percentile"]["50.000000"] for j in jobs) / len(jobs) / 1e6
     return max(j["job_runtime"] for j in jobs) / 1000
