@@ -1102,9 +1102,10 @@ static struct antic_rq *elevator_next(const struct as_sched *as, int dir)
  * with the reads, where a sequential one is always the elevator's nearest
  * and keeps the disk from a random reader until the FIFO's next look.
  * They are given a write batch's disk time (write_batch_expire) in each
- * read batch plus write batch (AS's 4:1); past it, while a read is
- * queued, the oldest read goes before them. Their FIFO still bounds
- * their wait (read_expire).
+ * period of read_batch_expire plus write_batch_expire, a wall-clock
+ * window (at the defaults AS's 4:1); past it, while a read is queued,
+ * the oldest read goes before them. Their FIFO still bounds their wait
+ * (read_expire).
  */
 static bool direct_spent(struct as_sched *as, u64 now)
 {
@@ -1117,20 +1118,28 @@ static bool direct_spent(struct as_sched *as, u64 now)
 	return as->direct_used >= as->tun.write_batch_expire;
 }
 
-/* The oldest queued best-effort read of no O_DIRECT write, within a FIFO look. */
+/*
+ * The oldest queued best-effort read, among the sync FIFO's first
+ * AS_SYNC_WRITE_LOOK entries (a bounded walk: behind more O_DIRECT
+ * writes than that, the writes go in their order).
+ */
 static struct antic_rq *direct_passed_by(const struct as_sched *as)
 {
 	struct antic_rq *rq = as->q[ANTIC_CLASS_BE][ANTIC_SYNC].fifo_head;
 	int left = AS_SYNC_WRITE_LOOK;
 
 	for (; rq && left; rq = rq->fifo_next, left--)
-		if (!rq->direct)
+		if (!rq->write)
 			return rq;
 	return NULL;
 }
 
-/* The elevator's choice in @dir, an O_DIRECT write's allowance heeded. */
-static struct antic_rq *elevator_pick(struct as_sched *as, int dir, u64 now)
+/*
+ * The elevator's choice in @dir, an O_DIRECT write's allowance heeded;
+ * *@passed: the read chosen instead of it, if one was.
+ */
+static struct antic_rq *elevator_pick(struct as_sched *as, int dir, u64 now,
+				      struct antic_rq **passed)
 {
 	struct antic_rq *rq = elevator_next(as, dir), *read;
 
@@ -1140,7 +1149,7 @@ static struct antic_rq *elevator_pick(struct as_sched *as, int dir, u64 now)
 	read = direct_passed_by(as);
 	if (!read)
 		return rq;
-	as->cnt.direct_deferred++;
+	*passed = read;
 	return read;
 }
 
@@ -1402,7 +1411,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 	bool reads = !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_SYNC]);
 	bool writes = !antic_queue_empty(&as->q[ANTIC_CLASS_BE][ANTIC_ASYNC]);
 	int dir = as->batch_dir;
-	struct antic_rq *rq, *ahead = NULL;
+	struct antic_rq *rq, *ahead = NULL, *passed = NULL;
 
 	if (as->changed_batch) {
 		if (!drained(as))
@@ -1418,7 +1427,7 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 		as->write_batch_idled = true;
 
 	if (!(reads && writes && batch_expired(as, now))) {
-		rq = elevator_pick(as, dir, now);
+		rq = elevator_pick(as, dir, now, &passed);
 		if (dir == ANTIC_SYNC && as->tun.antic_expire) {
 			struct antic_rq *old = check_fifo(as, ANTIC_SYNC, now);
 
@@ -1496,6 +1505,8 @@ static ANTIC_NOINLINE enum antic_verdict dispatch_queued(struct as_sched *as,
 dispatch:
 	if (rq == ahead)
 		as->cnt.newcomer_reads++;
+	if (rq == passed)
+		as->cnt.direct_deferred++;
 	move_to_dispatch(as, rq, now);
 	*out = rq;
 	return ANTIC_DISPATCH;
@@ -1664,10 +1675,14 @@ void as_complete(struct as_sched *as, struct antic_rq *rq, u64 now)
 	}
 	if (rq->queue == ANTIC_SYNC)
 		tune_write_k(as, rq, now);
-	if (rq->direct && rq->prio_class == ANTIC_CLASS_BE)
-		as->direct_used += now - antic_max64(rq->dispatch_time,
-						     as->last_done);
-	as->last_done = now;
+	if (rq->direct && rq->prio_class == ANTIC_CLASS_BE) {
+		/* the host may report completions slightly out of time order */
+		u64 from = antic_max64(rq->dispatch_time, as->last_done);
+
+		if (now > from)
+			as->direct_used += now - from;
+	}
+	as->last_done = antic_max64(as->last_done, now);
 	if (rq->newcomer && rq->prio_class == ANTIC_CLASS_BE) {
 		ANTIC_DEC(as->new_in_flight);
 		as->boost_busy = now;

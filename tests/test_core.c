@@ -2027,7 +2027,7 @@ static void test_no_wait_after_direct_write(void)
  * (write_batch_expire a period) plus the write in progress when it runs
  * out and those its FIFO sends (one per read_expire look), and P is not
  * starved: it gets at least its allowance. With O_DIRECT off (buffered
- * sync writes, rule 4's and the FIFO's alone) P keeps more.
+ * sync writes, the FIFO alone) P keeps more.
  */
 static void test_direct_write_allowance(void)
 {
@@ -2043,7 +2043,7 @@ static void test_direct_write_allowance(void)
 
 		fresh(&as);
 		as.tun.newcomer_expire = 0;
-		as.tun.sync_write_expire = 0;	/* rule 4 has its own tests */
+		as.tun.sync_write_expire = 0;	/* rule 3 has its own tests */
 		antic_proc_init(&p);
 		antic_proc_init(&q);
 		period = as.tun.read_batch_expire + as.tun.write_batch_expire;
@@ -2092,6 +2092,35 @@ static void test_direct_write_allowance(void)
 			CHECK(p_time > bound);
 			CHECK_EQ(as.cnt.direct_deferred, 0);
 		}
+		used = 0;
+	}
+	{
+		/*
+		 * The charge where writes overlap at the drive: each from
+		 * its dispatch or the completion before it, whichever is
+		 * later, so two at once cost the time they took together;
+		 * a completion reported before the last one's time adds 0.
+		 */
+		struct as_sched as;
+		struct antic_proc p;
+		struct antic_rq *w[3];
+		int i;
+
+		fresh(&as);
+		antic_proc_init(&p);
+		for (i = 0; i < 3; i++) {
+			w[i] = mk(1000 + 2048 * (u64)i, true, &p);
+			w[i]->write = true;
+			w[i]->direct = true;
+			as_add(&as, w[i], 0);
+		}
+		for (i = 0; i < 3; i++)
+			CHECK(next(&as, 0) == w[i]);
+		as_complete(&as, w[0], 10 * MS);
+		as_complete(&as, w[1], 20 * MS);
+		CHECK_EQ(as.direct_used, 20 * MS);
+		as_complete(&as, w[2], 19 * MS);
+		CHECK_EQ(as.direct_used, 20 * MS);
 		used = 0;
 	}
 }
