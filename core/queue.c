@@ -142,24 +142,6 @@ void antic_queue_del(struct antic_queue *q, struct antic_rq *rq)
 	ANTIC_DEC(q->count);
 }
 
-struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector)
-{
-	const struct antic_node *n = q->root;
-	struct antic_rq *best = NULL;
-
-	while (n) {
-		struct antic_rq *rq = node_rq(n);
-
-		if (rq->sector >= sector) {
-			best = rq;
-			n = n->left;
-		} else {
-			n = n->right;
-		}
-	}
-	return best;
-}
-
 /*
  * One descent for both neighbours of @sector: ceil's search and below's
  * take the same turn at every node (right of a request before @sector,
@@ -184,6 +166,13 @@ struct antic_rq *antic_queue_around(const struct antic_queue *q, u64 sector,
 	}
 	*below = back;
 	return ceil;
+}
+
+struct antic_rq *antic_queue_ceil(const struct antic_queue *q, u64 sector)
+{
+	struct antic_rq *below;
+
+	return antic_queue_around(q, sector, &below);
 }
 
 struct antic_rq *antic_queue_first(const struct antic_queue *q)
